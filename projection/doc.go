@@ -1,0 +1,26 @@
+// Package projection defines how a host tool appears inside a toolscript
+// script: a [ToolProjection] has a name, a doc string and a Call method that
+// takes the script's context and a map of keyword arguments.
+//
+// [NewDirect] wraps an ordinary Go function as a projection with near-zero
+// overhead. [ValidateNamespace] checks that a namespace map is keyed by the
+// names of its projections.
+//
+// The package imports nothing else of toolscript: the engine sees tools only
+// through this interface, and any tool catalogue can produce projections.
+//
+// # Argument binding
+//
+// Arguments arrive as map[string]any, the shape a model's JSON produces.
+// A [DirectProjection] converts them to the wrapped function's parameter
+// types: JSON numbers (float64) become ints only when they are whole and fit,
+// maps become structs by their json tags, slices convert element by element.
+// A value that does not fit, a missing parameter of a plain function and an
+// unknown argument name are each an [*ArgumentError] naming the tool and the
+// argument; it matches [ErrBadArgument] with errors.Is.
+//
+// # Concurrency
+//
+// A DirectProjection is immutable after construction and safe for concurrent
+// use; it adds no locking of its own around the wrapped function.
+package projection
