@@ -139,8 +139,9 @@ type Hello struct {
 
 // Call is the body of TypeCall.
 type Call struct {
-	Name string          `json:"name"`
-	Args json.RawMessage `json:"args,omitempty"` // a JSON object; absent means {}
+	Name   string          `json:"name"`
+	Args   json.RawMessage `json:"args,omitempty"`    // a JSON object; absent means {}
+	ExecID string          `json:"exec_id,omitempty"` // the caller's id of the execution, for logs
 }
 
 // Result is the body of TypeResult: Value when Error is nil.

@@ -1,0 +1,102 @@
+package executor_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"testing"
+	"time"
+
+	"go.uber.org/goleak"
+
+	"github.com/toolscript/toolscript/executor"
+)
+
+// TestMain is the process backend hook: the test binary is also the child.
+func TestMain(m *testing.M) {
+	executor.MaybeServeChild()
+	goleak.VerifyTestMain(m)
+}
+
+// Functions shared by the tests; registered at init so that children have them.
+
+func add(kw map[string]any) (any, error) {
+	a, _ := kw["a"].(float64)
+	b, _ := kw["b"].(float64)
+	return a + b, nil
+}
+
+func ms(kw map[string]any) time.Duration {
+	switch v := kw["ms"].(type) {
+	case float64:
+		return time.Duration(v) * time.Millisecond
+	case int:
+		return time.Duration(v) * time.Millisecond
+	}
+	return 0
+}
+
+// sleepCoop sleeps kw["ms"] unless cancelled first.
+func sleepCoop(ec *executor.ExecutionContext, kw map[string]any) (any, error) {
+	select {
+	case <-time.After(ms(kw)):
+		return "slept", nil
+	case <-ec.Done():
+		return nil, ec.CheckCancelled()
+	}
+}
+
+// sleepStubborn sleeps kw["ms"] whatever happens.
+func sleepStubborn(kw map[string]any) (any, error) {
+	time.Sleep(ms(kw))
+	return "slept", nil
+}
+
+func fail(kw map[string]any) (any, error) {
+	return nil, fmt.Errorf("tool failed: %v", kw["why"])
+}
+
+func boom(map[string]any) (any, error) { panic("boom") }
+
+func exitWith(kw map[string]any) (any, error) {
+	fmt.Fprintln(os.Stderr, "about to exit")
+	code, _ := kw["code"].(float64)
+	os.Exit(int(code))
+	return nil, nil
+}
+
+func progress(ec *executor.ExecutionContext, kw map[string]any) (any, error) {
+	n, _ := kw["n"].(float64)
+	for i := range int(n) {
+		ec.ReportProgress(float64(i+1)/n, fmt.Sprintf("step %d", i+1), map[string]any{"i": i + 1})
+	}
+	return "done", nil
+}
+
+func env(context.Context, map[string]any) (any, error) { return os.Environ(), nil }
+
+func pid(map[string]any) (any, error) { return os.Getpid(), nil }
+
+func unencodable(map[string]any) (any, error) { return func() {}, nil }
+
+func ctxErr(ctx context.Context, _ map[string]any) (any, error) {
+	<-ctx.Done()
+	return nil, ctx.Err()
+}
+
+func init() {
+	executor.RegisterFunc("add", add)
+	executor.RegisterFunc("sleep_coop", sleepCoop)
+	executor.RegisterFunc("sleep_stubborn", sleepStubborn)
+	executor.RegisterFunc("fail", fail)
+	executor.RegisterFunc("boom", boom)
+	executor.RegisterFunc("exit", exitWith)
+	executor.RegisterFunc("progress", progress)
+	executor.RegisterFunc("env", env)
+	executor.RegisterFunc("pid", pid)
+	executor.RegisterFunc("unencodable", unencodable)
+	executor.RegisterFunc("ctx_err", ctxErr)
+}
+
+var errSentinel = errors.New("sentinel")
