@@ -1,0 +1,377 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"go/token"
+	"reflect"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/traefik/yaegi/interp"
+	"golang.org/x/sync/semaphore"
+
+	"github.com/toolscript/toolscript/projection"
+)
+
+// CodeRuntime runs scripts against a namespace of tools. The error is only
+// for misuse (an invalid namespace, a closed runtime); every failure of the
+// script itself is reported inside the CodeResult.
+type CodeRuntime interface {
+	Execute(ctx context.Context, code string, ns map[string]projection.ToolProjection, opts ...Option) (CodeResult, error)
+}
+
+// Config holds an Engine's long-lived settings. Its zero value works.
+type Config struct {
+	// Limits are the defaults of every execution; zero fields take the
+	// package defaults (DefaultTimeout, DefaultMaxToolCalls,
+	// DefaultMaxOutputBytes). Per-call options override them.
+	Limits Limits
+	// MaxConcurrent bounds the executions running at once; further
+	// calls wait for a slot (or for their context). Zero means no bound.
+	MaxConcurrent int
+}
+
+// Engine is the in-process CodeRuntime: each execution gets a fresh yaegi
+// interpreter, built from a symbol table prepared once per process, and
+// discarded afterwards. An Engine is safe for concurrent use.
+type Engine struct {
+	cfg    Config
+	sem    *semaphore.Weighted
+	closed atomic.Bool
+}
+
+var _ CodeRuntime = (*Engine)(nil)
+
+// New returns an Engine with the given configuration.
+func New(cfg Config) *Engine {
+	e := &Engine{cfg: cfg}
+	if cfg.MaxConcurrent > 0 {
+		e.sem = semaphore.NewWeighted(int64(cfg.MaxConcurrent))
+	}
+	loadSymbols()
+	return e
+}
+
+// Close marks the engine closed: later Executes return ErrClosed. Running
+// executions finish normally.
+func (e *Engine) Close() error {
+	e.closed.Store(true)
+	return nil
+}
+
+var defaultEngine = New(Config{})
+
+// Execute runs code against ns on the package's default Engine.
+func Execute(ctx context.Context, code string, ns map[string]projection.ToolProjection, opts ...Option) (CodeResult, error) {
+	return defaultEngine.Execute(ctx, code, ns, opts...)
+}
+
+// Execute runs one script. code is a full program (package main with func
+// main) or bare statements; imports are optional. Tools of ns appear as
+// functions of Go packages named after their namespaces (see PackageName
+// and FuncName). A nil ctx panics.
+func (e *Engine) Execute(ctx context.Context, code string, ns map[string]projection.ToolProjection, opts ...Option) (CodeResult, error) {
+	if ctx == nil {
+		panic("engine: nil context")
+	}
+	if e.closed.Load() {
+		return CodeResult{}, ErrClosed
+	}
+	if err := projection.ValidateNamespace(ns); err != nil {
+		return CodeResult{}, err
+	}
+	s := settings{limits: e.cfg.Limits}
+	for _, o := range opts {
+		o(&s)
+	}
+	limits := s.limits.withDefaults()
+	if err := checkGlobals(s.globals); err != nil {
+		return CodeResult{}, err
+	}
+	if e.sem != nil {
+		if err := e.sem.Acquire(ctx, 1); err != nil {
+			return CodeResult{ReturnCode: CodeTimeout, Error: "engine: gave up waiting for a free execution slot: " + err.Error(), Err: err}, nil
+		}
+		defer e.sem.Release(1)
+	}
+	return run(ctx, code, ns, limits, &s), nil
+}
+
+// checkGlobals validates the names of WithExtraGlobals.
+func checkGlobals(g map[string]any) error {
+	for name := range g {
+		if !token.IsIdentifier(name) {
+			return fmt.Errorf("engine: extra global %q is not a Go identifier", name)
+		}
+	}
+	return nil
+}
+
+const globalsPath = "toolscript/globals"
+
+// imports implements importable for one execution.
+type imports struct {
+	surf    *surface
+	symbols *symbolTable
+}
+
+func (im imports) allowed(path string) bool {
+	if _, ok := im.surf.pkgs[path]; ok {
+		return true
+	}
+	if _, ok := im.symbols.pkgs[path]; ok {
+		return true
+	}
+	return path == "os" || sourcePackages[path] || path == rtImportPath || path == globalsPath
+}
+
+func (im imports) autoImport(ident string) (string, bool) {
+	if _, ok := im.surf.pkgs[ident]; ok {
+		return ident, true
+	}
+	path, ok := im.symbols.byName[ident]
+	return path, ok
+}
+
+func run(ctx context.Context, code string, ns map[string]projection.ToolProjection, limits Limits, s *settings) CodeResult {
+	start := time.Now()
+	ctx, cancelCause := context.WithCancelCause(ctx)
+	defer cancelCause(nil)
+	if limits.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, limits.Timeout)
+		defer cancel()
+	}
+	x := &execution{ctx: ctx, cancel: cancelCause, limits: limits, finished: make(chan struct{})}
+	outLimit := limits.MaxOutputBytes
+	x.stdout = &capWriter{limit: outLimit, tee: s.stdout, onOverflow: func() {
+		x.fail(&LimitError{Limit: "MaxOutputBytes", Value: int64(outLimit)})
+	}}
+	x.stderr = &capWriter{limit: outLimit, tee: s.stderr, onOverflow: func() {
+		x.fail(&LimitError{Limit: "MaxOutputBytes", Value: int64(outLimit)})
+	}}
+	symbols := loadSymbols()
+	surf := buildSurface(ns)
+	var res CodeResult
+	prog, err := normalize(code, imports{surf: surf, symbols: symbols}, len(s.globals) > 0)
+	if err != nil {
+		res = x.result(CodeError, err)
+	} else {
+		res = x.interpret(prog, surf, symbols, s.globals)
+	}
+	res.Duration = time.Since(start)
+	return res
+}
+
+// interpret compiles and runs a normalised program.
+func (x *execution) interpret(prog *program, surf *surface, symbols *symbolTable, globals map[string]any) CodeResult {
+	diag := &capWriter{limit: 4096}
+	it := interp.New(interp.Options{
+		Stdout:               x.stdout,
+		Stderr:               diag,
+		Stdin:                strings.NewReader(""),
+		Args:                 []string{"script"},
+		Env:                  []string{},
+		SourcecodeFilesystem: sourceFS,
+		GoPath:               ".",
+	})
+	must := func(err error) {
+		if err != nil {
+			panic(err) // the export tables are built by this package
+		}
+	}
+	must(it.Use(symbols.mapTypes))
+	for _, path := range prog.imports {
+		if pkg, ok := symbols.pkgs[path]; ok {
+			must(it.Use(pkg))
+		}
+		for _, dep := range sourceDeps[path] {
+			must(it.Use(symbols.pkgs[dep]))
+		}
+	}
+	must(it.Use(x.hostExports()))
+	must(it.Use(surf.exports(x, prog.imports)))
+	if len(globals) > 0 {
+		syms := map[string]reflect.Value{}
+		for name, v := range globals {
+			if _, clash := surf.pkgs[name]; clash {
+				continue // a tool wins a name clash
+			}
+			syms[name] = reflect.ValueOf(v)
+		}
+		must(it.Use(interp.Exports{globalsPath + "/globals": syms}))
+	}
+
+	compiled, err := compile(it, prog.src)
+	if err != nil {
+		return x.result(CodeError, prog.scriptError(err))
+	}
+	runCtx, stop := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		_, err := it.ExecuteWithContext(runCtx, compiled)
+		done <- err
+	}()
+	var runErr error
+	select {
+	case <-x.finished:
+	case runErr = <-done:
+		// Returned without passing through the generated main's
+		// guard: an error in package initialisation.
+	case <-x.ctx.Done():
+	}
+	// End the execution: tools refuse further calls, output is frozen,
+	// and cancelling runCtx makes the interpreter stop every goroutine of
+	// the script (and release the guard blocked in finish).
+	x.ended.Store(true)
+	x.cancel(errEnded)
+	stop()
+	cause := context.Cause(x.ctx)
+	select {
+	case <-x.finished:
+	default:
+	}
+	x.mu.Lock()
+	outcome := x.outcome
+	x.mu.Unlock()
+
+	switch {
+	case !errors.Is(cause, errEnded) && !isFinished(x.finished):
+		return x.result(codeFor(cause), x.contextError(cause))
+	case runErr != nil && !errors.Is(runErr, context.Canceled):
+		return x.result(CodeError, prog.scriptError(runErr))
+	case outcome == nil:
+		if !errors.Is(cause, errEnded) {
+			// finished, but a limit tripped on the way (output flood
+			// caught after the last write): report it.
+			return x.result(codeFor(cause), x.contextError(cause))
+		}
+		return x.result(CodeOK, nil)
+	}
+	if ex, ok := outcome.(*exitSignal); ok {
+		if ex.code == 0 {
+			return x.result(CodeOK, nil)
+		}
+		return x.result(ex.code, &ExitError{Code: ex.code})
+	}
+	return x.result(CodeError, prog.panicError(outcome, x, diag))
+}
+
+// errEnded is the cancellation cause of an execution that ended normally.
+var errEnded = errors.New("engine: execution ended")
+
+func isFinished(ch chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	default:
+		return false
+	}
+}
+
+func codeFor(cause error) int {
+	var le *LimitError
+	if errors.As(cause, &le) {
+		return CodeLimit
+	}
+	return CodeTimeout
+}
+
+func (x *execution) contextError(cause error) error {
+	switch {
+	case errors.Is(cause, context.DeadlineExceeded):
+		return fmt.Errorf("engine: timeout: the script did not finish within %v: %w", x.limits.Timeout, cause)
+	case errors.Is(cause, context.Canceled):
+		return fmt.Errorf("engine: execution cancelled: %w", cause)
+	}
+	return cause
+}
+
+// compile compiles src, turning an interpreter panic into an error.
+func compile(it *interp.Interpreter, src string) (p *interp.Program, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("internal compiler error: %v", r)
+		}
+	}()
+	return it.Compile(src)
+}
+
+// result freezes the execution into a CodeResult.
+func (x *execution) result(code int, err error) CodeResult {
+	x.ended.Store(true)
+	stdout, outTrunc := x.stdout.close()
+	stderr, errTrunc := x.stderr.close()
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	r := CodeResult{
+		Stdout: stdout, Stderr: stderr,
+		StdoutTruncated: outTrunc, StderrTruncated: errTrunc,
+		ReturnCode: code,
+		ToolCalls:  x.calls,
+		Err:        err,
+	}
+	if x.hasValue {
+		r.Value = x.value
+	}
+	if err != nil {
+		r.Error = err.Error()
+	}
+	return r
+}
+
+var posRE = regexp.MustCompile(`^(?:[^\s:]*\.go:)?(\d+):(\d+): (.*)$`)
+
+// scriptError turns an interpreter error into a *ScriptError at the
+// model's line and column.
+func (p *program) scriptError(err error) error {
+	msg := err.Error()
+	msg = strings.ReplaceAll(msg, userMain, "main")
+	msg = strings.ReplaceAll(msg, rtAlias+".", "")
+	if m := posRE.FindStringSubmatch(msg); m != nil {
+		line, _ := strconv.Atoi(m[1])
+		col, _ := strconv.Atoi(m[2])
+		if line > len(p.lines) {
+			return &ScriptError{Msg: m[3]}
+		}
+		return &ScriptError{Line: line, Column: col, Msg: m[3], Source: p.line(line)}
+	}
+	return &ScriptError{Msg: msg}
+}
+
+var panicFrameRE = regexp.MustCompile(`panic: main\.(\w+)\(`)
+
+// panicError describes a panic the script did not recover.
+func (p *program) panicError(v any, x *execution, diag *capWriter) error {
+	pe := &PanicError{Value: v}
+	x.mu.Lock()
+	at := x.panicAt
+	x.mu.Unlock()
+	if at[0] > 0 {
+		pe.Line, pe.Col = at[0], at[1]
+	}
+	// Errors the interpreter raises carry their own position.
+	if err, ok := v.(error); ok {
+		if m := posRE.FindStringSubmatch(err.Error()); m != nil && pe.Line == 0 {
+			pe.Line, _ = strconv.Atoi(m[1])
+			pe.Col, _ = strconv.Atoi(m[2])
+			pe.Value = errors.New(m[3])
+		}
+	}
+	text, _ := diag.close()
+	var frames []string
+	for _, m := range panicFrameRE.FindAllStringSubmatch(text, -1) {
+		name := m[1]
+		if name == userMain {
+			name = "main"
+		}
+		frames = append(frames, name)
+	}
+	pe.Stack = strings.Join(frames, " <- ")
+	return pe
+}

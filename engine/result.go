@@ -1,0 +1,186 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Return codes of a CodeResult.
+const (
+	// CodeOK means the script ran to completion.
+	CodeOK = 0
+	// CodeError means the script failed: it did not compile, panicked,
+	// called os.Exit(1), or ended with an error.
+	CodeError = 1
+	// CodeTimeout means the execution's timeout passed or its context was
+	// cancelled before the script finished.
+	CodeTimeout = 124
+	// CodeLimit means a limit of Limits was exceeded (tool calls, output).
+	CodeLimit = 125
+	// CodeCrash means the process running the script died (isolated
+	// runtimes only).
+	CodeCrash = 137
+)
+
+// CodeResult is the outcome of one execution. It is a value: the engine
+// never changes it after returning it.
+type CodeResult struct {
+	// Stdout is what the script printed with fmt.Print*, print/println or
+	// os.Stdout, truncated to Limits.MaxOutputBytes.
+	Stdout string `json:"stdout"`
+	// Stderr is what the script wrote to os.Stderr or through package log.
+	Stderr string `json:"stderr"`
+	// ReturnCode is CodeOK on success; CodeError, CodeTimeout, CodeLimit
+	// or CodeCrash otherwise, or the code given to os.Exit.
+	ReturnCode int `json:"return_code"`
+	// Error is "" on success, else the message the model should read: the
+	// cause with the script's line and column where known.
+	Error string `json:"error,omitempty"`
+	// Err is the structured cause behind Error (nil on success): a
+	// *ScriptError, *PanicError, *ToolError, *LimitError, *ExitError or a
+	// context error. Match it with errors.Is and errors.As.
+	Err error `json:"-"`
+	// Value is the script's result: the argument of its last result(v)
+	// call, or the value of a bare script's final expression statement.
+	Value any `json:"value,omitempty"`
+	// ToolCalls is the trace of every tool call, in the order they started.
+	ToolCalls []ToolCall `json:"tool_calls,omitempty"`
+	// Duration is the wall time of the execution, set-up included.
+	Duration time.Duration `json:"duration_ns"`
+	// StdoutTruncated and StderrTruncated report output cut at the limit.
+	StdoutTruncated bool `json:"stdout_truncated,omitempty"`
+	StderrTruncated bool `json:"stderr_truncated,omitempty"`
+}
+
+// OK reports whether the script succeeded.
+func (r CodeResult) OK() bool { return r.ReturnCode == CodeOK }
+
+// ToolCall is one entry of CodeResult.ToolCalls.
+type ToolCall struct {
+	// Name is the tool's name in the namespace.
+	Name string `json:"name"`
+	// Args are the arguments the script passed.
+	Args map[string]any `json:"args,omitempty"`
+	// Duration is how long the tool ran.
+	Duration time.Duration `json:"duration_ns"`
+	// Error is the tool's error message, "" on success.
+	Error string `json:"error,omitempty"`
+}
+
+// Sentinel errors of the package. Match them with errors.Is.
+var (
+	// ErrLimitExceeded is wrapped by every *LimitError.
+	ErrLimitExceeded = errors.New("engine: limit exceeded")
+	// ErrUnknownTool reports a call of a tool that is not in the namespace.
+	ErrUnknownTool = errors.New("engine: unknown tool")
+	// ErrImportNotAllowed reports an import outside the allowlist.
+	ErrImportNotAllowed = errors.New("engine: import not allowed")
+	// ErrClosed reports use of a closed runtime.
+	ErrClosed = errors.New("engine: runtime is closed")
+	// ErrExecutionEnded reports a tool call made after the execution ended,
+	// from a goroutine the script left running.
+	ErrExecutionEnded = errors.New("engine: execution has ended")
+)
+
+// ScriptError is a compile or run-time error located in the script.
+type ScriptError struct {
+	Line, Column int    // 1-based position in the script the model wrote; 0 if unknown
+	Msg          string // the interpreter's message
+	Source       string // the script's line at Line, "" if unknown
+}
+
+// Error renders "line L:C: msg" followed by the source line and a caret.
+func (e *ScriptError) Error() string {
+	var b strings.Builder
+	if e.Line > 0 {
+		fmt.Fprintf(&b, "line %d:%d: ", e.Line, e.Column)
+	}
+	b.WriteString(e.Msg)
+	if e.Source != "" && e.Line > 0 {
+		b.WriteString("\n    ")
+		b.WriteString(strings.ReplaceAll(e.Source, "\t", "    "))
+		if e.Column > 0 {
+			pad := len(strings.ReplaceAll(columnPrefix(e.Source, e.Column), "\t", "    "))
+			b.WriteString("\n    ")
+			b.WriteString(strings.Repeat(" ", pad))
+			b.WriteString("^")
+		}
+	}
+	return b.String()
+}
+
+func columnPrefix(line string, col int) string {
+	if col-1 <= len(line) {
+		return line[:col-1]
+	}
+	return line
+}
+
+// PanicError is a panic of the script that it did not recover.
+type PanicError struct {
+	Value any    // the value passed to panic
+	Line  int    // where the panic happened, 0 if unknown
+	Col   int    // column, 0 if unknown
+	Stack string // the interpreter's frames, innermost first, when known
+}
+
+// Error renders "panic: value" with the position when known.
+func (e *PanicError) Error() string {
+	msg := fmt.Sprintf("panic: %v", e.Value)
+	if err, ok := e.Value.(error); ok {
+		msg = "panic: " + err.Error()
+	}
+	if e.Line > 0 {
+		return fmt.Sprintf("line %d:%d: %s", e.Line, e.Col, msg)
+	}
+	if e.Stack != "" {
+		return msg + " (in " + e.Stack + ")"
+	}
+	return msg
+}
+
+// Unwrap returns the panic value when it is an error.
+func (e *PanicError) Unwrap() error {
+	err, _ := e.Value.(error)
+	return err
+}
+
+// ToolError is an error the engine raised around a tool call (unknown tool,
+// arguments that do not fit, a panic inside the tool). A tool's own error
+// reaches the script unchanged and is not wrapped in ToolError.
+type ToolError struct {
+	Tool string // the tool's name
+	Err  error  // the cause
+}
+
+// Error implements error.
+func (e *ToolError) Error() string {
+	return fmt.Sprintf("tool %q: %v", e.Tool, e.Err)
+}
+
+// Unwrap returns the cause.
+func (e *ToolError) Unwrap() error { return e.Err }
+
+// LimitError reports a limit of Limits that the script exceeded.
+type LimitError struct {
+	Limit string // the field of Limits, e.g. "MaxToolCalls"
+	Value int64  // the configured value
+}
+
+// Error implements error.
+func (e *LimitError) Error() string {
+	return fmt.Sprintf("engine: limit exceeded: %s (%d)", e.Limit, e.Value)
+}
+
+// Unwrap returns ErrLimitExceeded.
+func (e *LimitError) Unwrap() error { return ErrLimitExceeded }
+
+// ExitError reports a call of os.Exit with a non-zero code.
+type ExitError struct {
+	Code int // the code passed to os.Exit
+}
+
+// Error implements error.
+func (e *ExitError) Error() string { return fmt.Sprintf("exit status %d", e.Code) }

@@ -1,0 +1,213 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log"
+	"reflect"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/traefik/yaegi/interp"
+	"github.com/traefik/yaegi/stdlib"
+
+	"github.com/toolscript/toolscript/projection"
+)
+
+// execution is the state of one Execute: its context, output, tool-call
+// trace and result. Host functions exported to the script close over it.
+type execution struct {
+	ctx    context.Context // cancelled when the execution ends
+	cancel context.CancelCauseFunc
+	limits Limits
+
+	stdout, stderr *capWriter
+
+	ncalls atomic.Int64
+	ended  atomic.Bool
+
+	mu       sync.Mutex
+	calls    []ToolCall
+	value    any
+	hasValue bool
+	panicAt  [2]int // line, column of the last explicit panic
+
+	finished chan struct{} // closed by Finish: the script's main returned
+	finOnce  sync.Once
+	outcome  any // recovered panic value, or *exitSignal
+}
+
+// exitSignal is the panic value of os.Exit.
+type exitSignal struct{ code int }
+
+// fail ends the execution with cause (a limit, usually).
+func (x *execution) fail(cause error) { x.cancel(cause) }
+
+// finish is called by the generated main with the recovered panic value.
+// It blocks until the host has ended the execution, so that the
+// interpreter stops every goroutine the script left behind.
+func (x *execution) finish(r any) {
+	x.finOnce.Do(func() {
+		x.mu.Lock()
+		x.outcome = r
+		x.mu.Unlock()
+		close(x.finished)
+	})
+	<-x.ctx.Done()
+}
+
+func (x *execution) setResult(v any) {
+	x.mu.Lock()
+	x.value, x.hasValue = v, true
+	x.mu.Unlock()
+}
+
+func (x *execution) at(line, col int, v any) any {
+	x.mu.Lock()
+	x.panicAt = [2]int{line, col}
+	x.mu.Unlock()
+	return v
+}
+
+// sleep is time.Sleep that wakes up when the execution ends.
+func (x *execution) sleep(d time.Duration) {
+	if d <= 0 {
+		return
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-x.ctx.Done():
+	}
+}
+
+// callTool runs one tool call from the script: limits, trace, panics.
+func (x *execution) callTool(p projection.ToolProjection, args map[string]any) (res any, err error) {
+	if x.ended.Load() {
+		return nil, &ToolError{Tool: p.Name(), Err: ErrExecutionEnded}
+	}
+	if err := x.ctx.Err(); err != nil {
+		return nil, &ToolError{Tool: p.Name(), Err: context.Cause(x.ctx)}
+	}
+	if n := x.ncalls.Add(1); x.limits.MaxToolCalls >= 0 && n > int64(x.limits.MaxToolCalls) {
+		lerr := &LimitError{Limit: "MaxToolCalls", Value: int64(x.limits.MaxToolCalls)}
+		x.fail(lerr)
+		return nil, lerr
+	}
+	start := time.Now()
+	res, err = safeCall(x.ctx, p, args)
+	d := time.Since(start)
+	tc := ToolCall{Name: p.Name(), Args: args, Duration: d}
+	if err != nil {
+		tc.Error = err.Error()
+	}
+	x.mu.Lock()
+	x.calls = append(x.calls, tc)
+	x.mu.Unlock()
+	return res, err
+}
+
+// safeCall is the tool-call boundary: a panicking tool becomes a
+// *ToolError wrapping a *PanicError.
+func safeCall(ctx context.Context, p projection.ToolProjection, args map[string]any) (res any, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			res, err = nil, &ToolError{Tool: p.Name(), Err: &PanicError{Value: r}}
+		}
+	}()
+	return p.Call(ctx, args)
+}
+
+// hostExports builds the per-execution host packages: the runtime package
+// of the generated code, and the output-bearing parts of fmt, log, time
+// and os.
+func (x *execution) hostExports() interp.Exports {
+	out, errw := x.stdout, x.stderr
+	print := func(a ...any) (int, error) { return fmt.Fprint(out, a...) }
+	printf := func(f string, a ...any) (int, error) { return fmt.Fprintf(out, f, a...) }
+	println := func(a ...any) (int, error) { return fmt.Fprintln(out, a...) }
+	noScan := func(...any) (int, error) { return 0, fmt.Errorf("fmt: scripts have no standard input") }
+	noScanf := func(string, ...any) (int, error) { return 0, fmt.Errorf("fmt: scripts have no standard input") }
+	logger := log.New(errw, "", log.LstdFlags)
+	fatal := func(s string) {
+		_ = logger.Output(3, s)
+		panic(&exitSignal{code: 1})
+	}
+	exit := func(code int) { panic(&exitSignal{code: code}) }
+	var stdoutW, stderrW io.Writer = out, errw
+	ex := interp.Exports{
+		rtImportPath + "/rt": {
+			"Finish":    reflect.ValueOf(x.finish),
+			"SetResult": reflect.ValueOf(x.setResult),
+			"At":        reflect.ValueOf(x.at),
+			"Clear":     reflect.ValueOf(clearValue),
+		},
+		"fmt/./fmt": {
+			"Print":   reflect.ValueOf(print),
+			"Printf":  reflect.ValueOf(printf),
+			"Println": reflect.ValueOf(println),
+			"Scan":    reflect.ValueOf(noScan),
+			"Scanln":  reflect.ValueOf(noScan),
+			"Scanf":   reflect.ValueOf(noScanf),
+		},
+		"log/./log": {
+			"Print":     reflect.ValueOf(logger.Print),
+			"Printf":    reflect.ValueOf(logger.Printf),
+			"Println":   reflect.ValueOf(logger.Println),
+			"Panic":     reflect.ValueOf(logger.Panic),
+			"Panicf":    reflect.ValueOf(logger.Panicf),
+			"Panicln":   reflect.ValueOf(logger.Panicln),
+			"Fatal":     reflect.ValueOf(func(a ...any) { fatal(fmt.Sprint(a...)) }),
+			"Fatalf":    reflect.ValueOf(func(f string, a ...any) { fatal(fmt.Sprintf(f, a...)) }),
+			"Fatalln":   reflect.ValueOf(func(a ...any) { fatal(fmt.Sprintln(a...)) }),
+			"Flags":     reflect.ValueOf(logger.Flags),
+			"SetFlags":  reflect.ValueOf(logger.SetFlags),
+			"Prefix":    reflect.ValueOf(logger.Prefix),
+			"SetPrefix": reflect.ValueOf(logger.SetPrefix),
+			"Writer":    reflect.ValueOf(logger.Writer),
+			"Output":    reflect.ValueOf(logger.Output),
+			"Default":   reflect.ValueOf(func() *log.Logger { return logger }),
+			"SetOutput": reflect.ValueOf(func(any) {}),
+		},
+		"time/./time": {
+			"Sleep": reflect.ValueOf(x.sleep),
+		},
+		"os/os": {
+			"Exit":    reflect.ValueOf(exit),
+			"Stdout":  reflect.ValueOf(&stdoutW).Elem(),
+			"Stderr":  reflect.ValueOf(&stderrW).Elem(),
+			"Args":    reflect.ValueOf([]string{"script"}),
+			"Getenv":  reflect.ValueOf(func(string) string { return "" }),
+			"Environ": reflect.ValueOf(func() []string { return nil }),
+		},
+	}
+	// fmt must still see the script's String and Error methods through
+	// the replaced functions.
+	mt := stdlib.MapTypes[reflect.ValueOf(fmt.Println)]
+	ex["."] = map[string]reflect.Value{"MapTypes": reflect.ValueOf(map[reflect.Value][]reflect.Type{
+		ex["fmt/./fmt"]["Print"]:   mt,
+		ex["fmt/./fmt"]["Printf"]:  mt,
+		ex["fmt/./fmt"]["Println"]: mt,
+		ex["log/./log"]["Print"]:   mt,
+		ex["log/./log"]["Printf"]:  mt,
+		ex["log/./log"]["Println"]: mt,
+		ex["log/./log"]["Fatal"]:   mt,
+		ex["log/./log"]["Fatalf"]:  mt,
+		ex["log/./log"]["Panicf"]:  mt,
+	})}
+	return ex
+}
+
+// clearValue implements the clear builtin for maps and slices.
+func clearValue(v any) {
+	rv := reflect.ValueOf(v)
+	switch rv.Kind() {
+	case reflect.Map, reflect.Slice:
+		rv.Clear()
+	default:
+		panic(fmt.Sprintf("invalid argument: clear(%T)", v))
+	}
+}

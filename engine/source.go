@@ -1,0 +1,543 @@
+package engine
+
+import (
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/scanner"
+	"go/token"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// scriptFile is the file name positions in the normalised source refer to.
+const scriptFile = "script.go"
+
+// Names the normaliser gives to generated code. They are reserved: a script
+// that declares them gets a compile error naming them.
+const (
+	rtImportPath = "toolscript/rt"
+	rtAlias      = "__ts"
+	userMain     = "_tsm" // the script's main, renamed (same length as "main")
+)
+
+// program is a script after normalisation, ready for the interpreter.
+type program struct {
+	src     string   // the Go source to compile
+	lines   []string // the model's original lines, for error excerpts
+	imports []string // import paths the program uses, allowlisted or tools
+	bare    bool     // the script was bare statements
+	usesGo  bool     // the script has go statements
+	globals bool     // dot-import the extra globals
+}
+
+// importable says whether an import path may be imported, and the import
+// path a bare identifier selects when it is used without an import.
+type importable interface {
+	allowed(path string) bool
+	autoImport(ident string) (path string, ok bool)
+}
+
+// normalize turns a script (a full program or bare statements, imports
+// optional) into a package main program whose positions, through line
+// directives, are those of the model's source.
+func normalize(code string, imp importable, globals bool) (*program, error) {
+	p := &program{lines: strings.Split(code, "\n"), globals: globals}
+	if !startsWithPackage(code) {
+		return normalizeBare(code, imp, p)
+	}
+	fset := token.NewFileSet()
+	file, err := parser.ParseFile(fset, scriptFile, code, parser.SkipObjectResolution)
+	if err != nil {
+		return nil, p.syntaxError(err)
+	}
+	return normalizeFile(code, fset, file, imp, p)
+}
+
+// startsWithPackage reports whether the first token of code is "package".
+func startsWithPackage(code string) bool {
+	var s scanner.Scanner
+	fset := token.NewFileSet()
+	s.Init(fset.AddFile("", -1, len(code)), []byte(code), nil, 0)
+	_, tok, _ := s.Scan()
+	return tok == token.PACKAGE
+}
+
+// edit inserts text at a byte offset of the original source.
+type edit struct {
+	off  int
+	text string
+}
+
+func applyEdits(code string, edits []edit) string {
+	sort.SliceStable(edits, func(i, j int) bool { return edits[i].off < edits[j].off })
+	var b strings.Builder
+	b.Grow(len(code) + 512)
+	last := 0
+	for _, e := range edits {
+		b.WriteString(code[last:e.off])
+		b.WriteString(e.text)
+		last = e.off
+	}
+	b.WriteString(code[last:])
+	return b.String()
+}
+
+// lineDirective restores the position (line, col) of the model's source
+// for the text that follows it.
+func lineDirective(line, col int) string {
+	return fmt.Sprintf("/*line %s:%d:%d*/", scriptFile, line, col)
+}
+
+func normalizeFile(code string, fset *token.FileSet, file *ast.File, imp importable, p *program) (*program, error) {
+	var mainFn *ast.FuncDecl
+	for _, d := range file.Decls {
+		if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil && fd.Name.Name == "main" {
+			mainFn = fd
+		}
+	}
+	if mainFn == nil {
+		return nil, &ScriptError{Line: 1, Column: 1, Msg: "a script with a package clause needs func main; or drop the package clause and write statements", Source: p.line(1)}
+	}
+	if err := p.checkReserved(code); err != nil {
+		return nil, err
+	}
+	imports, err := p.collectImports(fset, file.Imports, imp)
+	if err != nil {
+		return nil, err
+	}
+	auto := autoImports(file, imports, imp)
+	p.imports = append(p.imports, auto...)
+	var edits []edit
+	// Package clause: force "main", then the generated imports, then give
+	// the rest of the line back its own columns.
+	nameEnd := fset.Position(file.Name.End())
+	pkgStart := fset.Position(file.Package)
+	header := "package main;" + p.importDecl(auto) + lineDirective(nameEnd.Line, nameEnd.Column)
+	edits = append(edits, edit{pkgStart.Offset, header + "/*"}, edit{nameEnd.Offset, "*/"})
+	// Rename the model's main so the generated main can guard it.
+	mainPos := fset.Position(mainFn.Name.Pos())
+	edits = append(edits, edit{mainPos.Offset, userMain + "/*"}, edit{mainPos.Offset + 4, "*/"})
+	p.usesGo = hasGoStmt(file)
+	edits = append(edits, p.rewritePanics(fset, file)...)
+	src := applyEdits(code, edits)
+	p.src = src + p.trailer(file)
+	return p, nil
+}
+
+// trailer is the generated code after the model's: the guarded main and
+// the result helper.
+func (p *program) trailer(file *ast.File) string {
+	var b strings.Builder
+	b.WriteString("\n")
+	b.WriteString(lineDirective(len(p.lines)+1, 1))
+	b.WriteString("func main() { defer func() { " + rtAlias + ".Finish(recover()) }(); " + userMain + "() }\n")
+	if !declares(file, "result") {
+		b.WriteString("func result(v any) { " + rtAlias + ".SetResult(v) }\n")
+	}
+	// Builtins yaegi lacks, defined only when the script calls them.
+	calls := calledIdents(file)
+	if calls["min"] && !declares(file, "min") {
+		b.WriteString("func min[T " + rtAlias + "_ordered](x T, ys ...T) T { for _, y := range ys { if y < x { x = y } }; return x }\n")
+	}
+	if calls["max"] && !declares(file, "max") {
+		b.WriteString("func max[T " + rtAlias + "_ordered](x T, ys ...T) T { for _, y := range ys { if y > x { x = y } }; return x }\n")
+	}
+	if (calls["min"] || calls["max"]) && !declares(file, rtAlias+"_ordered") {
+		b.WriteString("type " + rtAlias + "_ordered interface { ~int | ~int8 | ~int16 | ~int32 | ~int64 | ~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~uintptr | ~float32 | ~float64 | ~string }\n")
+	}
+	if calls["clear"] && !declares(file, "clear") {
+		b.WriteString("func clear(v any) { " + rtAlias + ".Clear(v) }\n")
+	}
+	return b.String()
+}
+
+func (p *program) importDecl(paths []string) string {
+	var b strings.Builder
+	b.WriteString("import (" + rtAlias + " " + strconv.Quote(rtImportPath))
+	if p.globals {
+		b.WriteString("; . " + strconv.Quote(globalsPath))
+	}
+	for _, path := range paths {
+		b.WriteString("; ")
+		b.WriteString(strconv.Quote(path))
+	}
+	b.WriteString(");")
+	return b.String()
+}
+
+func (p *program) line(n int) string {
+	if n < 1 || n > len(p.lines) {
+		return ""
+	}
+	return strings.TrimRight(p.lines[n-1], "\r")
+}
+
+func (p *program) syntaxError(err error) error {
+	if list, ok := err.(scanner.ErrorList); ok && len(list) > 0 {
+		e := list[0]
+		return &ScriptError{Line: e.Pos.Line, Column: e.Pos.Column, Msg: "syntax error: " + e.Msg, Source: p.line(e.Pos.Line)}
+	}
+	return &ScriptError{Msg: err.Error()}
+}
+
+// collectImports checks the script's own imports against the allowlist.
+func (p *program) collectImports(fset *token.FileSet, specs []*ast.ImportSpec, imp importable) (map[string]bool, error) {
+	seen := map[string]bool{}
+	for _, s := range specs {
+		path, err := strconv.Unquote(s.Path.Value)
+		if err != nil {
+			continue
+		}
+		if !imp.allowed(path) {
+			pos := fset.Position(s.Path.Pos())
+			return nil, &ScriptError{Line: pos.Line, Column: pos.Column, Source: p.line(pos.Line),
+				Msg: fmt.Sprintf("%v: %q is not available to scripts (see engine.Packages for the allowlist)", ErrImportNotAllowed, path)}
+		}
+		name := path[strings.LastIndex(path, "/")+1:]
+		if s.Name != nil {
+			name = s.Name.Name
+		}
+		seen[name] = true
+		p.imports = append(p.imports, path)
+	}
+	return seen, nil
+}
+
+// autoImports returns the import paths of packages the file selects from
+// (fmt.Println, math_ops.Multiply) without importing them.
+func autoImports(file ast.Node, imported map[string]bool, imp importable) []string {
+	var paths []string
+	seen := map[string]bool{}
+	ast.Inspect(file, func(n ast.Node) bool {
+		sel, ok := n.(*ast.SelectorExpr)
+		if !ok {
+			return true
+		}
+		id, ok := sel.X.(*ast.Ident)
+		if !ok || imported[id.Name] || seen[id.Name] {
+			return true
+		}
+		seen[id.Name] = true
+		if path, ok := imp.autoImport(id.Name); ok {
+			paths = append(paths, path)
+		}
+		return true
+	})
+	sort.Strings(paths)
+	return paths
+}
+
+// calledIdents returns the plain identifiers the file calls as functions.
+func calledIdents(file ast.Node) map[string]bool {
+	out := map[string]bool{}
+	ast.Inspect(file, func(n ast.Node) bool {
+		if c, ok := n.(*ast.CallExpr); ok {
+			if id, ok := c.Fun.(*ast.Ident); ok {
+				out[id.Name] = true
+			}
+		}
+		return true
+	})
+	return out
+}
+
+func hasGoStmt(n ast.Node) bool {
+	found := false
+	ast.Inspect(n, func(n ast.Node) bool {
+		if _, ok := n.(*ast.GoStmt); ok {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// declares reports whether the file declares name at package level.
+func declares(file *ast.File, name string) bool {
+	for _, d := range file.Decls {
+		switch d := d.(type) {
+		case *ast.FuncDecl:
+			if d.Recv == nil && d.Name.Name == name {
+				return true
+			}
+		case *ast.GenDecl:
+			for _, s := range d.Specs {
+				switch s := s.(type) {
+				case *ast.ValueSpec:
+					for _, n := range s.Names {
+						if n.Name == name {
+							return true
+						}
+					}
+				case *ast.TypeSpec:
+					if s.Name.Name == name {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+// checkReserved refuses scripts that use the generated names.
+func (p *program) checkReserved(code string) error {
+	fset := token.NewFileSet()
+	f := fset.AddFile(scriptFile, -1, len(code))
+	var s scanner.Scanner
+	s.Init(f, []byte(code), nil, 0)
+	for {
+		pos, tok, lit := s.Scan()
+		if tok == token.EOF {
+			return nil
+		}
+		if tok == token.IDENT && (lit == rtAlias || lit == userMain || strings.HasPrefix(lit, rtAlias+"_")) {
+			at := f.Position(pos)
+			return &ScriptError{Line: at.Line, Column: at.Column, Source: p.line(at.Line),
+				Msg: fmt.Sprintf("%s is reserved by toolscript", lit)}
+		}
+	}
+}
+
+// rewritePanics records the position of explicit panic calls, so a panic
+// the script does not recover is reported at the line that raised it:
+// panic(x) becomes panic(__ts.At(line, col, x)), which returns x unchanged.
+func (p *program) rewritePanics(fset *token.FileSet, file ast.Node) []edit {
+	var edits []edit
+	ast.Inspect(file, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok || len(call.Args) != 1 {
+			return true
+		}
+		if id, ok := call.Fun.(*ast.Ident); !ok || id.Name != "panic" {
+			return true
+		}
+		pos := fset.Position(call.Pos())
+		arg := fset.Position(call.Args[0].Pos())
+		end := fset.Position(call.Args[0].End())
+		edits = append(edits,
+			edit{arg.Offset, fmt.Sprintf("%s.At(%d, %d, ", rtAlias, pos.Line, pos.Column)},
+			edit{end.Offset, ")"})
+		return true
+	})
+	return edits
+}
+
+// normalizeBare wraps bare statements in a main function. Leading imports,
+// and top-level func and type declarations, stay at package level.
+func normalizeBare(code string, imp importable, p *program) (*program, error) {
+	p.bare = true
+	segs, err := splitTopLevel(code)
+	if err != nil {
+		return nil, p.syntaxError(err)
+	}
+	var decls, body, imports strings.Builder
+	for _, s := range segs {
+		text := code[s.start:s.end]
+		dir := lineDirective(s.line, s.col)
+		switch s.kind {
+		case segImport:
+			imports.WriteString(dir + strings.TrimRight(text, " \t\r\n;") + ";")
+		case segDecl:
+			decls.WriteString("\n" + dir + text + "\n")
+		default:
+			body.WriteString(dir + text)
+		}
+	}
+	bodyText := body.String()
+	// Parse the assembled file once to check imports, find auto-imports and
+	// the final expression.
+	skeleton := "package main;" + imports.String() + "func " + userMain + "() {" + bodyText + "\n}" + decls.String()
+	fset := token.NewFileSet()
+	file, err := parser.ParseFile(fset, scriptFile, skeleton, parser.SkipObjectResolution)
+	if err != nil {
+		return nil, p.syntaxError(err)
+	}
+	if err := p.checkReserved(code); err != nil {
+		return nil, err
+	}
+	imported, err := p.collectImports(fset, file.Imports, imp)
+	if err != nil {
+		return nil, err
+	}
+	auto := autoImports(file, imported, imp)
+	p.imports = append(p.imports, auto...)
+	p.usesGo = hasGoStmt(file)
+	var edits []edit
+	// The value of a final expression statement becomes the result.
+	for _, d := range file.Decls {
+		fd, ok := d.(*ast.FuncDecl)
+		if !ok || fd.Name.Name != userMain || len(fd.Body.List) == 0 {
+			continue
+		}
+		if es, ok := fd.Body.List[len(fd.Body.List)-1].(*ast.ExprStmt); ok {
+			if _, isCall := es.X.(*ast.CallExpr); !isCall {
+				start := fset.File(es.Pos()).Offset(es.Pos())
+				end := fset.File(es.End()).Offset(es.End())
+				edits = append(edits, edit{start, rtAlias + ".SetResult("}, edit{end, ")"})
+			}
+		}
+	}
+	edits = append(edits, p.rewritePanics(fset, file)...)
+	src := applyEdits(skeleton, edits)
+	// Put the generated imports after the package clause.
+	src = "package main;" + p.importDecl(auto) + strings.TrimPrefix(src, "package main;")
+	p.src = src + p.trailer(file)
+	return p, nil
+}
+
+type segKind int
+
+const (
+	segStmt segKind = iota
+	segImport
+	segDecl
+)
+
+type scanTok struct {
+	pos token.Pos
+	tok token.Token
+	lit string
+}
+
+type segment struct {
+	kind       segKind
+	start, end int // byte offsets in the code
+	line, col  int // position of start
+}
+
+// splitTopLevel cuts bare code into import declarations, func and type
+// declarations at brace depth zero, and statements.
+func splitTopLevel(code string) ([]segment, error) {
+	fset := token.NewFileSet()
+	f := fset.AddFile(scriptFile, -1, len(code))
+	var errs scanner.ErrorList
+	var s scanner.Scanner
+	s.Init(f, []byte(code), func(pos token.Position, msg string) { errs.Add(pos, msg) }, 0)
+	var toks []scanTok
+	for {
+		pos, t, lit := s.Scan()
+		if t == token.EOF {
+			break
+		}
+		toks = append(toks, scanTok{pos, t, lit})
+	}
+	if errs.Len() > 0 {
+		return nil, errs
+	}
+	var segs []segment
+	add := func(kind segKind, from, to int) {
+		start := f.Offset(toks[from].pos)
+		var end int
+		if to < len(toks) {
+			end = f.Offset(toks[to].pos)
+		} else {
+			end = len(code)
+		}
+		pos := f.Position(toks[from].pos)
+		if n := len(segs); n > 0 && segs[n-1].kind == kind && kind == segStmt {
+			segs[n-1].end = end
+			return
+		}
+		segs = append(segs, segment{kind: kind, start: start, end: end, line: pos.Line, col: pos.Column})
+	}
+	// skipTo returns the index after the token that closes the bracket
+	// opened at or after i (the first of "{" or "(" found).
+	closeBlock := func(i int, open, close token.Token) int {
+		depth := 0
+		for ; i < len(toks); i++ {
+			switch toks[i].tok {
+			case open:
+				depth++
+			case close:
+				depth--
+				if depth == 0 {
+					return i + 1
+				}
+			}
+		}
+		return len(toks)
+	}
+	// endOfStatement returns the index of the first top-level semicolon at
+	// or after i.
+	endOfStatement := func(i int) int {
+		depth := 0
+		for ; i < len(toks); i++ {
+			switch toks[i].tok {
+			case token.LPAREN, token.LBRACE, token.LBRACK:
+				depth++
+			case token.RPAREN, token.RBRACE, token.RBRACK:
+				depth--
+			case token.SEMICOLON:
+				if depth <= 0 {
+					return i + 1
+				}
+			}
+		}
+		return len(toks)
+	}
+	leading := true
+	for i := 0; i < len(toks); {
+		t := toks[i]
+		switch {
+		case t.tok == token.SEMICOLON:
+			i++
+			continue
+		case t.tok == token.IMPORT && leading:
+			end := endOfStatement(i)
+			add(segImport, i, end)
+			i = end
+			continue
+		case t.tok == token.FUNC && i+1 < len(toks) && (toks[i+1].tok == token.IDENT || toks[i+1].tok == token.LPAREN && isMethod(toks, i+1)):
+			// A declaration: the signature, then the body block.
+			j := i + 1
+			if toks[j].tok == token.LPAREN {
+				j = closeBlock(j, token.LPAREN, token.RPAREN)
+			}
+			for j < len(toks) && toks[j].tok != token.LBRACE {
+				if toks[j].tok == token.LPAREN {
+					j = closeBlock(j, token.LPAREN, token.RPAREN)
+					continue
+				}
+				if toks[j].tok == token.LBRACK {
+					j = closeBlock(j, token.LBRACK, token.RBRACK)
+					continue
+				}
+				j++
+			}
+			end := closeBlock(j, token.LBRACE, token.RBRACE)
+			add(segDecl, i, end)
+			i = end
+		case t.tok == token.TYPE:
+			end := endOfStatement(i)
+			add(segDecl, i, end)
+			i = end
+		default:
+			end := endOfStatement(i)
+			add(segStmt, i, end)
+			i = end
+		}
+		leading = false
+	}
+	return segs, nil
+}
+
+// isMethod reports whether the parenthesis at i opens a method receiver
+// (func (r T) Name(...)) rather than a function literal's parameters.
+func isMethod(toks []scanTok, i int) bool {
+	depth := 0
+	for j := i; j < len(toks); j++ {
+		switch toks[j].tok {
+		case token.LPAREN:
+			depth++
+		case token.RPAREN:
+			depth--
+			if depth == 0 {
+				return j+1 < len(toks) && toks[j+1].tok == token.IDENT
+			}
+		}
+	}
+	return false
+}

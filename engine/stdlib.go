@@ -1,0 +1,130 @@
+package engine
+
+import (
+	"embed"
+	"io/fs"
+	"reflect"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/traefik/yaegi/interp"
+	"github.com/traefik/yaegi/stdlib"
+)
+
+// Packages is the allowlist of standard packages a script may import, by
+// import path. None of them reaches the file system, the network, the
+// process environment or other processes, and none can change the host:
+// their package variables are exported as read-only copies.
+//
+// Three more names are provided by toolscript itself: "os" (only Exit,
+// Stdout, Stderr, Args and Getenv, all confined to the execution), and
+// "slices", "maps" and "cmp" (generic helpers interpreted from source,
+// compiled only when a script imports them).
+//
+// Deliberately absent: os (the real one), os/exec, net, net/http, syscall,
+// unsafe, reflect, runtime, plugin, io/fs, io/ioutil, path/filepath,
+// crypto/rand, database/sql, log/syslog, testing.
+var Packages = []string{
+	"bufio", "bytes", "container/heap", "container/list", "container/ring",
+	"context", "crypto/md5", "crypto/sha1", "crypto/sha256", "crypto/sha512",
+	"encoding/base64", "encoding/csv", "encoding/hex", "encoding/json",
+	"errors", "fmt", "hash/crc32", "hash/fnv", "html", "io", "log", "math",
+	"math/big", "math/bits", "math/rand", "net/url", "path", "regexp", "sort",
+	"strconv", "strings", "sync", "sync/atomic", "text/tabwriter",
+	"text/template", "time", "unicode", "unicode/utf16", "unicode/utf8",
+}
+
+// sourcePackages are packages interpreted from embedded source.
+var sourcePackages = map[string]bool{"slices": true, "maps": true, "cmp": true}
+
+// sourceDeps are the host packages each source package imports.
+var sourceDeps = map[string][]string{"slices": {"sort"}}
+
+//go:embed all:gosrc
+var goSource embed.FS
+
+// sourceFS is the interpreter's only source file system: the embedded
+// generic packages under src/. Relative imports and everything else on the
+// host's disk are out of reach.
+var sourceFS = func() fs.FS {
+	sub, err := fs.Sub(goSource, "gosrc")
+	if err != nil {
+		panic(err)
+	}
+	return sub
+}()
+
+// symbolTable is the allowlisted subset of yaegi's stdlib symbols, with
+// settable package variables replaced by read-only copies. It is built once
+// per process and shared, read-only, by every interpreter.
+type symbolTable struct {
+	pkgs     map[string]interp.Exports // import path -> {"path/name": symbols}
+	mapTypes interp.Exports            // interface wrappers for fmt and friends
+	byName   map[string]string         // package name -> import path, for auto-imports
+}
+
+var (
+	symbolsOnce sync.Once
+	symbols     *symbolTable
+)
+
+// replaced per execution (see runtime.go); absent from the shared table.
+var perExecution = map[string][]string{
+	"fmt":  {"Print", "Printf", "Println", "Scan", "Scanf", "Scanln"},
+	"log":  {"Fatal", "Fatalf", "Fatalln", "Flags", "Output", "Panic", "Panicf", "Panicln", "Prefix", "Print", "Printf", "Println", "SetFlags", "SetOutput", "SetPrefix", "Writer", "Default"},
+	"time": {"Sleep"},
+}
+
+func loadSymbols() *symbolTable {
+	symbolsOnce.Do(func() {
+		t := &symbolTable{pkgs: map[string]interp.Exports{}, byName: map[string]string{}}
+		for _, path := range Packages {
+			name := path[strings.LastIndex(path, "/")+1:]
+			key := path + "/" + name
+			src, ok := stdlib.Symbols[key]
+			if !ok {
+				panic("engine: allowlisted package missing from yaegi stdlib: " + path)
+			}
+			skip := map[string]bool{}
+			for _, s := range perExecution[path] {
+				skip[s] = true
+			}
+			syms := make(map[string]reflect.Value, len(src))
+			for s, v := range src {
+				if skip[s] {
+					continue
+				}
+				if v.CanSet() {
+					// A package variable: export a copy, so a script
+					// can read it but not assign the host's.
+					v = reflect.ValueOf(v.Interface())
+				}
+				syms[s] = v
+			}
+			// "fmt/fmt" makes yaegi redirect stdio and compile its own
+			// generic sources on every interpreter, which costs
+			// milliseconds; the equivalent key "fmt/./fmt" does not,
+			// and toolscript redirects output itself.
+			exportKey := path + "/./" + name
+			t.pkgs[path] = interp.Exports{exportKey: syms}
+			t.byName[name] = path
+		}
+		for path := range sourcePackages {
+			t.byName[path] = path
+		}
+		t.byName["os"] = "os"
+		t.mapTypes = interp.Exports{".": {"MapTypes": reflect.ValueOf(stdlib.MapTypes)}}
+		symbols = t
+	})
+	return symbols
+}
+
+// allowedPackages returns the sorted import paths a script may use besides
+// its tool packages.
+func allowedPackages() []string {
+	out := append([]string(nil), Packages...)
+	out = append(out, "os", "slices", "maps", "cmp")
+	sort.Strings(out)
+	return out
+}

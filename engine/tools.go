@@ -1,0 +1,171 @@
+package engine
+
+import (
+	"fmt"
+	"go/token"
+	"reflect"
+	"sort"
+	"strings"
+	"unicode"
+
+	"github.com/traefik/yaegi/interp"
+
+	"github.com/toolscript/toolscript/projection"
+)
+
+// toolsPackage is the package of tools without a namespace, and of the
+// dynamic tools.Call.
+const toolsPackage = "tools"
+
+// surface is how a namespace appears to scripts: Go packages of functions.
+// It is derived from the namespace map on each Execute (cheaply: names
+// only) and cached by the engine per namespace map identity... not yet;
+// see Engine.surfaceFor.
+type surface struct {
+	pkgs  map[string][]toolFunc // package name -> functions, sorted
+	index map[string]projection.ToolProjection
+}
+
+// toolFunc is one tool as a function of a script package.
+type toolFunc struct {
+	goName string // exported Go identifier, e.g. "Multiply"
+	tool   projection.ToolProjection
+}
+
+// splitName returns the namespace and method of a tool: from the
+// projection when it implements projection.Namespaced, else by cutting the
+// name at its first "-" or ".".
+func splitName(p projection.ToolProjection) (ns, method string) {
+	if n, ok := p.(projection.Namespaced); ok {
+		return n.Namespace(), n.MethodName()
+	}
+	name := p.Name()
+	if i := strings.IndexAny(name, "-."); i > 0 && i < len(name)-1 {
+		return name[:i], name[i+1:]
+	}
+	return "", name
+}
+
+// PackageName returns the Go package name under which a script sees the
+// tools of namespace ns: ns with every character that cannot appear in a
+// Go identifier replaced by "_", "tools" for the empty namespace.
+func PackageName(ns string) string {
+	if ns == "" {
+		return toolsPackage
+	}
+	var b strings.Builder
+	for i, r := range ns {
+		switch {
+		case r == '_' || unicode.IsLetter(r) && r < unicode.MaxASCII || unicode.IsDigit(r) && r < unicode.MaxASCII && i > 0:
+			b.WriteRune(unicode.ToLower(r))
+		case unicode.IsDigit(r):
+			b.WriteString("_")
+			b.WriteRune(r)
+		default:
+			b.WriteString("_")
+		}
+	}
+	s := b.String()
+	if token.IsKeyword(s) {
+		s += "_"
+	}
+	return s
+}
+
+// FuncName returns the exported Go identifier of a tool's method name:
+// "get_user_info" -> "GetUserInfo", "multiply" -> "Multiply".
+func FuncName(method string) string {
+	var b strings.Builder
+	upper := true
+	for _, r := range method {
+		if !(unicode.IsLetter(r) || unicode.IsDigit(r)) || r >= unicode.MaxASCII {
+			upper = true
+			continue
+		}
+		if b.Len() == 0 && unicode.IsDigit(r) {
+			b.WriteString("T")
+		}
+		if upper {
+			r = unicode.ToUpper(r)
+			upper = false
+		}
+		b.WriteRune(r)
+	}
+	if b.Len() == 0 {
+		return "Tool"
+	}
+	return b.String()
+}
+
+// buildSurface groups a namespace into script packages. Two tools whose
+// names map to the same function keep the first by name; the other stays
+// reachable through tools.Call.
+func buildSurface(ns map[string]projection.ToolProjection) *surface {
+	s := &surface{pkgs: map[string][]toolFunc{}, index: ns}
+	names := make([]string, 0, len(ns))
+	for name := range ns {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	taken := map[string]bool{}
+	for _, name := range names {
+		p := ns[name]
+		nsName, method := splitName(p)
+		pkg := PackageName(nsName)
+		fn := FuncName(method)
+		if pkg == toolsPackage && (fn == "Call" || fn == "Names") {
+			continue // reserved for the dynamic API
+		}
+		key := pkg + "." + fn
+		if taken[key] {
+			continue
+		}
+		taken[key] = true
+		s.pkgs[pkg] = append(s.pkgs[pkg], toolFunc{goName: fn, tool: p})
+	}
+	if _, ok := s.pkgs[toolsPackage]; !ok {
+		s.pkgs[toolsPackage] = nil
+	}
+	return s
+}
+
+// kwargsFunc is the script-side signature of a tool without typed
+// arguments.
+type kwargsFunc = func(args map[string]any) (any, error)
+
+// exports returns the host packages for the tool packages the program
+// imports, bound to this execution.
+func (s *surface) exports(x *execution, imports []string) interp.Exports {
+	ex := interp.Exports{}
+	for _, path := range imports {
+		funcs, ok := s.pkgs[path]
+		if !ok {
+			continue
+		}
+		syms := make(map[string]reflect.Value, len(funcs)+2)
+		for _, f := range funcs {
+			tool := f.tool
+			var fn kwargsFunc = func(args map[string]any) (any, error) { return x.callTool(tool, args) }
+			syms[f.goName] = reflect.ValueOf(fn)
+		}
+		if path == toolsPackage {
+			syms["Call"] = reflect.ValueOf(func(name string, args map[string]any) (any, error) {
+				p, ok := s.index[name]
+				if !ok {
+					return nil, &ToolError{Tool: name, Err: fmt.Errorf("%w: %q is not in the namespace (tools.Names() lists them)", ErrUnknownTool, name)}
+				}
+				return x.callTool(p, args)
+			})
+			syms["Names"] = reflect.ValueOf(func() []string {
+				out := make([]string, 0, len(s.index))
+				for n := range s.index {
+					out = append(out, n)
+				}
+				sort.Strings(out)
+				return out
+			})
+		}
+		ex[path+"/"+path] = syms
+	}
+	return ex
+}
