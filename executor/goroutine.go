@@ -47,11 +47,10 @@ func (b *GoroutineBackend) Submit(fn any, kwargs map[string]any, opts ...SubmitO
 		t.Fail(err)
 		return t
 	}
+	t.watch(t.parent)
 	if !b.d.push(t) {
 		t.Fail(ErrShutdown)
-		return t
 	}
-	t.watch(t.parent)
 	return t
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"testing"
 	"time"
 
@@ -85,7 +86,19 @@ func ctxErr(ctx context.Context, _ map[string]any) (any, error) {
 	return nil, ctx.Err()
 }
 
+// grandchild starts a sleeping process, reports its pid and waits.
+func grandchild(ec *executor.ExecutionContext, _ map[string]any) (any, error) {
+	cmd := exec.Command("sleep", "60")
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	ec.ReportProgress(0.5, "started", cmd.Process.Pid)
+	err := cmd.Wait()
+	return nil, err
+}
+
 func init() {
+	executor.RegisterFunc("grandchild", grandchild)
 	executor.RegisterFunc("add", add)
 	executor.RegisterFunc("sleep_coop", sleepCoop)
 	executor.RegisterFunc("sleep_stubborn", sleepStubborn)
@@ -100,3 +113,4 @@ func init() {
 }
 
 var errSentinel = errors.New("sentinel")
+

@@ -133,11 +133,10 @@ func (b *ProcessBackend) Submit(fn any, kwargs map[string]any, opts ...SubmitOpt
 		t.Fail(err)
 		return t
 	}
+	t.watch(t.parent)
 	if !b.d.push(t) {
 		t.Fail(ErrShutdown)
-		return t
 	}
-	t.watch(t.parent)
 	return t
 }
 

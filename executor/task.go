@@ -200,6 +200,10 @@ func (t *Task) Start(ctx context.Context, timeout time.Duration) (*ExecutionCont
 // start moves Pending to Running, arming the timeout, and makes the
 // ExecutionContext when withCtx is set.
 func (t *Task) start(withCtx bool) (*ExecutionContext, bool) {
+	if t.parent != nil && t.parent.Err() != nil {
+		t.cancelWith(context.Cause(t.parent))
+		return nil, false
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.status != Pending {
@@ -290,6 +294,10 @@ func (t *Task) end(to Status, value any, err, cause error, fromRunning bool) boo
 // watch cancels the task when ctx is done.
 func (t *Task) watch(ctx context.Context) {
 	if ctx == nil || ctx.Done() == nil {
+		return
+	}
+	if ctx.Err() != nil {
+		t.cancelWith(context.Cause(ctx))
 		return
 	}
 	stop := context.AfterFunc(ctx, func() { t.cancelWith(context.Cause(ctx)) })
