@@ -56,4 +56,3 @@ func (w *capWriter) close() (string, bool) {
 	w.closed = true
 	return string(w.buf), w.truncated
 }
-

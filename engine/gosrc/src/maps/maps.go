@@ -4,7 +4,7 @@
 package maps
 
 // Keys returns the keys of m.
-func Keys[M ~map[K]V, K comparable, V any](m M) []K {
+func Keys[K comparable, V any](m map[K]V) []K {
 	out := make([]K, 0, len(m))
 	for k := range m {
 		out = append(out, k)
@@ -13,7 +13,7 @@ func Keys[M ~map[K]V, K comparable, V any](m M) []K {
 }
 
 // Values returns the values of m.
-func Values[M ~map[K]V, K comparable, V any](m M) []V {
+func Values[K comparable, V any](m map[K]V) []V {
 	out := make([]V, 0, len(m))
 	for _, v := range m {
 		out = append(out, v)
@@ -22,11 +22,11 @@ func Values[M ~map[K]V, K comparable, V any](m M) []V {
 }
 
 // Clone returns a shallow copy of m.
-func Clone[M ~map[K]V, K comparable, V any](m M) M {
+func Clone[K comparable, V any](m map[K]V) map[K]V {
 	if m == nil {
 		return nil
 	}
-	out := make(M, len(m))
+	out := make(map[K]V, len(m))
 	for k, v := range m {
 		out[k] = v
 	}
@@ -34,14 +34,14 @@ func Clone[M ~map[K]V, K comparable, V any](m M) M {
 }
 
 // Copy copies every entry of src into dst.
-func Copy[M1 ~map[K]V, M2 ~map[K]V, K comparable, V any](dst M1, src M2) {
+func Copy[K comparable, V any](dst, src map[K]V) {
 	for k, v := range src {
 		dst[k] = v
 	}
 }
 
 // Equal reports whether two maps hold the same entries.
-func Equal[M1, M2 ~map[K]V, K, V comparable](m1 M1, m2 M2) bool {
+func Equal[K, V comparable](m1, m2 map[K]V) bool {
 	if len(m1) != len(m2) {
 		return false
 	}
@@ -54,7 +54,7 @@ func Equal[M1, M2 ~map[K]V, K, V comparable](m1 M1, m2 M2) bool {
 }
 
 // DeleteFunc deletes the entries for which del returns true.
-func DeleteFunc[M ~map[K]V, K comparable, V any](m M, del func(K, V) bool) {
+func DeleteFunc[K comparable, V any](m map[K]V, del func(K, V) bool) {
 	for k, v := range m {
 		if del(k, v) {
 			delete(m, k)

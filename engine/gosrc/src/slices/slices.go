@@ -10,13 +10,13 @@ type ordered interface {
 }
 
 // Contains reports whether v is in s.
-func Contains[S ~[]E, E comparable](s S, v E) bool { return Index(s, v) >= 0 }
+func Contains[E comparable](s []E, v E) bool { return Index(s, v) >= 0 }
 
 // ContainsFunc reports whether some element satisfies f.
-func ContainsFunc[S ~[]E, E any](s S, f func(E) bool) bool { return IndexFunc(s, f) >= 0 }
+func ContainsFunc[E any](s []E, f func(E) bool) bool { return IndexFunc(s, f) >= 0 }
 
 // Index returns the index of the first v in s, or -1.
-func Index[S ~[]E, E comparable](s S, v E) int {
+func Index[E comparable](s []E, v E) int {
 	for i := range s {
 		if s[i] == v {
 			return i
@@ -26,7 +26,7 @@ func Index[S ~[]E, E comparable](s S, v E) int {
 }
 
 // IndexFunc returns the index of the first element satisfying f, or -1.
-func IndexFunc[S ~[]E, E any](s S, f func(E) bool) int {
+func IndexFunc[E any](s []E, f func(E) bool) int {
 	for i := range s {
 		if f(s[i]) {
 			return i
@@ -36,7 +36,7 @@ func IndexFunc[S ~[]E, E any](s S, f func(E) bool) int {
 }
 
 // Equal reports whether two slices hold the same elements in order.
-func Equal[S ~[]E, E comparable](s1, s2 S) bool {
+func Equal[E comparable](s1, s2 []E) bool {
 	if len(s1) != len(s2) {
 		return false
 	}
@@ -49,22 +49,22 @@ func Equal[S ~[]E, E comparable](s1, s2 S) bool {
 }
 
 // Sort sorts s in increasing order.
-func Sort[S ~[]E, E ordered](s S) {
+func Sort[E ordered](s []E) {
 	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
 }
 
 // SortFunc sorts s by cmp, which returns a negative number when a < b.
-func SortFunc[S ~[]E, E any](s S, cmp func(a, b E) int) {
+func SortFunc[E any](s []E, cmp func(a, b E) int) {
 	sort.Slice(s, func(i, j int) bool { return cmp(s[i], s[j]) < 0 })
 }
 
 // SortStableFunc sorts s by cmp, keeping the order of equal elements.
-func SortStableFunc[S ~[]E, E any](s S, cmp func(a, b E) int) {
+func SortStableFunc[E any](s []E, cmp func(a, b E) int) {
 	sort.SliceStable(s, func(i, j int) bool { return cmp(s[i], s[j]) < 0 })
 }
 
 // IsSorted reports whether s is sorted in increasing order.
-func IsSorted[S ~[]E, E ordered](s S) bool {
+func IsSorted[E ordered](s []E) bool {
 	for i := 1; i < len(s); i++ {
 		if s[i] < s[i-1] {
 			return false
@@ -75,7 +75,7 @@ func IsSorted[S ~[]E, E ordered](s S) bool {
 
 // Sorted returns a sorted copy of s (in the standard library it takes an
 // iterator; here a slice, such as the result of maps.Keys).
-func Sorted[S ~[]E, E ordered](s S) S {
+func Sorted[E ordered](s []E) []E {
 	c := Clone(s)
 	Sort(c)
 	return c
@@ -83,28 +83,28 @@ func Sorted[S ~[]E, E ordered](s S) S {
 
 // Collect returns a copy of s (in the standard library it drains an
 // iterator; here a slice, such as the result of maps.Keys).
-func Collect[S ~[]E, E any](s S) S { return Clone(s) }
+func Collect[E any](s []E) []E { return Clone(s) }
 
 // Values returns s itself, for code written against iterators.
-func Values[S ~[]E, E any](s S) S { return s }
+func Values[E any](s []E) []E { return s }
 
 // Clone returns a shallow copy of s.
-func Clone[S ~[]E, E any](s S) S {
+func Clone[E any](s []E) []E {
 	if s == nil {
 		return nil
 	}
-	return append(S{}, s...)
+	return append([]E{}, s...)
 }
 
 // Reverse reverses s in place.
-func Reverse[S ~[]E, E any](s S) {
+func Reverse[E any](s []E) {
 	for i, j := 0, len(s)-1; i < j; i, j = i+1, j-1 {
 		s[i], s[j] = s[j], s[i]
 	}
 }
 
 // Max returns the largest element of s; it panics on an empty slice.
-func Max[S ~[]E, E ordered](s S) E {
+func Max[E ordered](s []E) E {
 	if len(s) == 0 {
 		panic("slices.Max: empty list")
 	}
@@ -118,7 +118,7 @@ func Max[S ~[]E, E ordered](s S) E {
 }
 
 // Min returns the smallest element of s; it panics on an empty slice.
-func Min[S ~[]E, E ordered](s S) E {
+func Min[E ordered](s []E) E {
 	if len(s) == 0 {
 		panic("slices.Min: empty list")
 	}
@@ -132,7 +132,7 @@ func Min[S ~[]E, E ordered](s S) E {
 }
 
 // MaxFunc returns the largest element of s by cmp.
-func MaxFunc[S ~[]E, E any](s S, cmp func(a, b E) int) E {
+func MaxFunc[E any](s []E, cmp func(a, b E) int) E {
 	if len(s) == 0 {
 		panic("slices.MaxFunc: empty list")
 	}
@@ -146,7 +146,7 @@ func MaxFunc[S ~[]E, E any](s S, cmp func(a, b E) int) E {
 }
 
 // MinFunc returns the smallest element of s by cmp.
-func MinFunc[S ~[]E, E any](s S, cmp func(a, b E) int) E {
+func MinFunc[E any](s []E, cmp func(a, b E) int) E {
 	if len(s) == 0 {
 		panic("slices.MinFunc: empty list")
 	}
@@ -160,7 +160,7 @@ func MinFunc[S ~[]E, E any](s S, cmp func(a, b E) int) E {
 }
 
 // Compact replaces runs of equal elements with one copy.
-func Compact[S ~[]E, E comparable](s S) S {
+func Compact[E comparable](s []E) []E {
 	if len(s) < 2 {
 		return s
 	}
@@ -175,20 +175,20 @@ func Compact[S ~[]E, E comparable](s S) S {
 
 // BinarySearch finds target in sorted s; it returns the position and
 // whether it was found.
-func BinarySearch[S ~[]E, E ordered](s S, target E) (int, bool) {
+func BinarySearch[E ordered](s []E, target E) (int, bool) {
 	i := sort.Search(len(s), func(i int) bool { return s[i] >= target })
 	return i, i < len(s) && s[i] == target
 }
 
 // Insert inserts vs at index i.
-func Insert[S ~[]E, E any](s S, i int, vs ...E) S {
-	out := make(S, 0, len(s)+len(vs))
+func Insert[E any](s []E, i int, vs ...E) []E {
+	out := make([]E, 0, len(s)+len(vs))
 	out = append(out, s[:i]...)
 	out = append(out, vs...)
 	return append(out, s[i:]...)
 }
 
 // Delete removes s[i:j].
-func Delete[S ~[]E, E any](s S, i, j int) S {
+func Delete[E any](s []E, i, j int) []E {
 	return append(s[:i], s[j:]...)
 }
