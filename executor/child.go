@@ -120,7 +120,7 @@ func Serve(r io.Reader, w io.Writer) error {
 					continue
 				}
 			}
-			t := NewTask(c.ExecID)
+			t := NewTask(WithID(c.ExecID))
 			t.fn, t.kind, t.kwargs = fn, kindOf(fn), kwargs
 			t.OnProgress(func(p Progress) {
 				var detail json.RawMessage

@@ -47,7 +47,6 @@ func (b *GoroutineBackend) Submit(fn any, kwargs map[string]any, opts ...SubmitO
 		t.Fail(err)
 		return t
 	}
-	t.watch(t.parent)
 	if !b.d.push(t) {
 		t.Fail(ErrShutdown)
 	}
@@ -72,9 +71,7 @@ func (b *GoroutineBackend) Shutdown(wait bool) { b.d.shutdown(wait, wait) }
 
 // newLocalTask makes a task for a backend running fn in this process.
 func newLocalTask(fn any, kwargs map[string]any, opts []SubmitOption) (*Task, error) {
-	o := CollectOptions(opts...)
-	t := NewTask(o.ID)
-	t.parent, t.timeout = o.Context, o.Timeout
+	t := NewTask(opts...)
 	f, k, _, err := resolve(fn)
 	if err != nil {
 		return t, err
@@ -114,7 +111,6 @@ func (b *InlineBackend) Submit(fn any, kwargs map[string]any, opts ...SubmitOpti
 		t.Fail(ErrShutdown)
 		return t
 	}
-	t.watch(t.parent)
 	t.run()
 	return t
 }

@@ -97,7 +97,22 @@ func grandchild(ec *executor.ExecutionContext, _ map[string]any) (any, error) {
 	return nil, err
 }
 
+func closure(v int) func(map[string]any) (any, error) {
+	return func(map[string]any) (any, error) { return v, nil }
+}
+
+// closureOne and closureTwo come from one call site, so they share code.
+var closureOne, closureTwo = func() (a, b func(map[string]any) (any, error)) {
+	var fs []func(map[string]any) (any, error)
+	for i := 1; i <= 2; i++ {
+		fs = append(fs, closure(i))
+	}
+	return fs[0], fs[1]
+}()
+
 func init() {
+	executor.RegisterFunc("closure_one", closureOne)
+	executor.RegisterFunc("closure_two", closureTwo)
 	executor.RegisterFunc("grandchild", grandchild)
 	executor.RegisterFunc("add", add)
 	executor.RegisterFunc("sleep_coop", sleepCoop)
@@ -113,4 +128,3 @@ func init() {
 }
 
 var errSentinel = errors.New("sentinel")
-

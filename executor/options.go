@@ -22,6 +22,9 @@ type SubmitOptions struct {
 	// Context, when not nil, cancels the execution (pending or running)
 	// when it is done, and is the parent of the context the function sees.
 	Context context.Context
+	// Progress, when not nil, is registered with Handle.OnProgress before
+	// the execution can start, so that it sees every report.
+	Progress func(Progress)
 }
 
 // WithID sets the execution id reported by Handle.ID.
@@ -36,6 +39,13 @@ func WithTimeout(d time.Duration) SubmitOption {
 // cancelled with ctx's cause, and ctx's values reach the function.
 func WithContext(ctx context.Context) SubmitOption {
 	return func(o *SubmitOptions) { o.Context = ctx }
+}
+
+// WithProgress registers cb for progress reports before the execution can
+// start (Handle.OnProgress registered after Submit may miss early reports,
+// though it sees the latest).
+func WithProgress(cb func(Progress)) SubmitOption {
+	return func(o *SubmitOptions) { o.Progress = cb }
 }
 
 // CollectOptions applies opts in order and returns the result.

@@ -126,14 +126,11 @@ func (b *ProcessBackend) MaxWorkers() int { return b.d.max }
 // An unregistered function, arguments that do not encode, or a Submit after
 // Shutdown give a Failed handle.
 func (b *ProcessBackend) Submit(fn any, kwargs map[string]any, opts ...SubmitOption) Handle {
-	o := CollectOptions(opts...)
-	t := NewTask(o.ID)
-	t.parent, t.timeout = o.Context, o.Timeout
+	t := NewTask(opts...)
 	if err := t.prepareRemote(fn, kwargs); err != nil {
 		t.Fail(err)
 		return t
 	}
-	t.watch(t.parent)
 	if !b.d.push(t) {
 		t.Fail(ErrShutdown)
 	}

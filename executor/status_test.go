@@ -71,13 +71,13 @@ func TestTask_Transitions(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			task := executor.NewTask("")
+			task := executor.NewTask()
 			require.Equal(t, executor.Pending, task.Status())
 			for _, s := range tt.steps {
 				var ok bool
 				switch s.op {
 				case "start":
-					_, ok = task.Start(t.Context(), 0)
+					_, ok = task.Start()
 				case "finish":
 					ok = task.Finish(42, nil)
 				case "finishErr":
@@ -102,13 +102,13 @@ func TestTask_Transitions(t *testing.T) {
 }
 
 func TestTask_Result(t *testing.T) {
-	task := executor.NewTask("t1")
+	task := executor.NewTask(executor.WithID("t1"))
 	assert.Equal(t, "t1", task.ID())
 	_, err := task.Result(10 * time.Millisecond)
 	require.ErrorIs(t, err, executor.ErrResultTimeout)
 	assert.Equal(t, executor.Pending, task.Status(), "a result timeout does not touch the execution")
 
-	ec, ok := task.Start(nil, 0)
+	ec, ok := task.Start()
 	require.True(t, ok)
 	assert.Equal(t, "t1", ec.ID())
 	go task.Finish("v", nil)
@@ -117,7 +117,7 @@ func TestTask_Result(t *testing.T) {
 	assert.Equal(t, "v", v)
 	assert.True(t, ec.Cancelled(), "the context ends with the execution")
 
-	cancelled := executor.NewTask("")
+	cancelled := executor.NewTask()
 	cancelled.Cancel()
 	_, err = cancelled.Result(0)
 	var ce *executor.CancelledError
@@ -126,7 +126,7 @@ func TestTask_Result(t *testing.T) {
 	require.ErrorIs(t, err, executor.ErrCancelled)
 	assert.Contains(t, err.Error(), "executor: execution exec-")
 
-	failed := executor.NewTask("")
+	failed := executor.NewTask()
 	failed.Fail(nil)
 	_, err = failed.Result(0)
 	require.Error(t, err)
@@ -134,12 +134,12 @@ func TestTask_Result(t *testing.T) {
 
 func TestTask_FinishAfterContextCancelledIsCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancelCause(context.Background())
-	task := executor.NewTask("")
-	ec, ok := task.Start(ctx, 0)
+	task := executor.NewTask(executor.WithContext(ctx))
+	ec, ok := task.Start()
 	require.True(t, ok)
 	cancel(errSentinel)
 	require.ErrorIs(t, ec.CheckCancelled(), errSentinel)
-	require.True(t, task.Finish(nil, ec.CheckCancelled()))
+	task.Finish(nil, ec.CheckCancelled()) // may lose the race with the context watcher; same outcome
 	assert.Equal(t, executor.Cancelled, task.Status())
 	_, err := task.Result(0)
 	require.ErrorIs(t, err, executor.ErrCancelled)
@@ -147,11 +147,11 @@ func TestTask_FinishAfterContextCancelledIsCancelled(t *testing.T) {
 }
 
 func TestTask_OnProgress(t *testing.T) {
-	task := executor.NewTask("")
+	task := executor.NewTask()
 	var early, late []executor.Progress
 	task.OnProgress(func(p executor.Progress) { early = append(early, p) })
 	task.OnProgress(nil) // ignored
-	ec, _ := task.Start(nil, 0)
+	ec, _ := task.Start()
 	ec.ReportProgress(-1, "clamped low", nil)
 	ec.ReportProgress(0.5, "half", "d")
 	ec.ReportProgress(7, "clamped high", nil)

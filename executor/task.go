@@ -86,8 +86,19 @@ type Task struct {
 
 var _ Handle = (*Task)(nil)
 
-// NewTask returns a Pending task with the given id ("" chooses one).
-func NewTask(id string) *Task { return &Task{seq: taskSeq.Add(1), id: id} }
+// NewTask returns a Pending task configured by the options a backend's
+// Submit received: its id, run timeout, parent context and progress
+// callback. When the WithContext context ends, the task is cancelled.
+func NewTask(opts ...SubmitOption) *Task { return newTask(CollectOptions(opts...)) }
+
+func newTask(o SubmitOptions) *Task {
+	t := &Task{seq: taskSeq.Add(1), id: o.ID, parent: o.Context, timeout: o.Timeout}
+	if o.Progress != nil {
+		t.listeners = []func(Progress){o.Progress}
+	}
+	t.watch(o.Context)
+	return t
+}
 
 // ID implements Handle.
 func (t *Task) ID() string {
@@ -188,14 +199,11 @@ func (t *Task) Report(p Progress) {
 }
 
 // Start moves the task from Pending to Running and returns the
-// ExecutionContext for the function: a child of ctx (nil means
-// context.Background()) that is cancelled when the task ends, with the
-// given run timeout (<= 0: none). It returns false when the task is no
+// ExecutionContext for the function: a child of the WithContext context (or
+// of context.Background()) that is cancelled when the task ends, with the
+// WithTimeout run timeout starting now. It returns false when the task is no
 // longer Pending (it was cancelled or failed).
-func (t *Task) Start(ctx context.Context, timeout time.Duration) (*ExecutionContext, bool) {
-	t.parent, t.timeout = ctx, max(timeout, 0)
-	return t.start(true)
-}
+func (t *Task) Start() (*ExecutionContext, bool) { return t.start(true) }
 
 // start moves Pending to Running, arming the timeout, and makes the
 // ExecutionContext when withCtx is set.
