@@ -1,0 +1,129 @@
+// Package scripts is toolscript's corpus of scripts written the way models
+// write Go, each with its expected result, run against the demo tool set
+// (package demo) by the package's driver test. The REPL shows them as
+// examples and the benchmarks run them.
+//
+// # Format
+//
+// Each file in testdata/ is a script (bare statements or a full program).
+// Its trailing block of line comments states what running it must give:
+//
+//	// ReturnCode: 1                      (optional, default 0)
+//	// Error: substring of CodeResult.Error (optional)
+//	// Gap: a yaegi limitation this script pins (optional)
+//	// Output:
+//	// first line of stdout
+//	// second line of stdout
+//
+// The Output block is compared exactly with CodeResult.Stdout; a line "//"
+// alone is an empty line.
+package scripts
+
+import (
+	"embed"
+	"fmt"
+	"io/fs"
+	"path"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+//go:embed testdata/*.go
+var files embed.FS
+
+// Script is one corpus entry.
+type Script struct {
+	Name       string // file name without .go
+	Code       string // the whole file, passed to the engine as is
+	Output     string // expected stdout
+	ReturnCode int    // expected ReturnCode
+	Error      string // expected substring of CodeResult.Error, "" for none
+	Gap        string // the yaegi gap the script pins, "" if none
+}
+
+// All returns every script of the corpus, sorted by name.
+func All() ([]Script, error) {
+	entries, err := fs.ReadDir(files, "testdata")
+	if err != nil {
+		return nil, err
+	}
+	var out []Script
+	for _, e := range entries {
+		if e.IsDir() || path.Ext(e.Name()) != ".go" {
+			continue
+		}
+		data, err := fs.ReadFile(files, "testdata/"+e.Name())
+		if err != nil {
+			return nil, err
+		}
+		s, err := Parse(strings.TrimSuffix(e.Name(), ".go"), string(data))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out, nil
+}
+
+// Get returns the script called name.
+func Get(name string) (Script, error) {
+	all, err := All()
+	if err != nil {
+		return Script{}, err
+	}
+	for _, s := range all {
+		if s.Name == name {
+			return s, nil
+		}
+	}
+	return Script{}, fmt.Errorf("scripts: no script %q", name)
+}
+
+// Parse reads a script and its trailing expectation block.
+func Parse(name, content string) (Script, error) {
+	s := Script{Name: name, Code: content}
+	lines := strings.Split(strings.TrimRight(content, "\n"), "\n")
+	// The trailing block: the last run of lines starting with "//".
+	start := len(lines)
+	for start > 0 && strings.HasPrefix(strings.TrimSpace(lines[start-1]), "//") {
+		start--
+	}
+	block := lines[start:]
+	out := -1
+	for i, l := range block {
+		l = strings.TrimSpace(l)
+		switch {
+		case l == "// Output:":
+			out = i
+		case out >= 0:
+		case strings.HasPrefix(l, "// ReturnCode:"):
+			n, err := strconv.Atoi(strings.TrimSpace(strings.TrimPrefix(l, "// ReturnCode:")))
+			if err != nil {
+				return s, fmt.Errorf("scripts: %s: bad ReturnCode: %v", name, err)
+			}
+			s.ReturnCode = n
+		case strings.HasPrefix(l, "// Error:"):
+			s.Error = strings.TrimSpace(strings.TrimPrefix(l, "// Error:"))
+		case strings.HasPrefix(l, "// Gap:"):
+			s.Gap = strings.TrimSpace(strings.TrimPrefix(l, "// Gap:"))
+		}
+	}
+	if out < 0 {
+		return s, fmt.Errorf("scripts: %s: no trailing \"// Output:\" block", name)
+	}
+	var b strings.Builder
+	for _, l := range block[out+1:] {
+		l = strings.TrimSpace(l)
+		l = strings.TrimPrefix(l, "//")
+		l = strings.TrimPrefix(l, " ")
+		b.WriteString(l)
+		b.WriteString("\n")
+	}
+	s.Output = b.String()
+	if len(block) == out+1 {
+		s.Output = ""
+	}
+	return s, nil
+}

@@ -1,0 +1,52 @@
+package scripts_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolscript/toolscript/demo"
+	"github.com/toolscript/toolscript/engine"
+	"github.com/toolscript/toolscript/scripts"
+)
+
+// TestCorpus runs every script against a fresh demo store and checks its
+// stdout, return code and error.
+func TestCorpus(t *testing.T) {
+	all, err := scripts.All()
+	require.NoError(t, err)
+	require.GreaterOrEqual(t, len(all), 30, "the corpus must hold at least 30 scripts")
+	for _, s := range all {
+		t.Run(s.Name, func(t *testing.T) {
+			t.Parallel()
+			res, err := engine.Execute(context.Background(), s.Code, demo.Namespace(), engine.WithTimeout(20*time.Second))
+			require.NoError(t, err)
+			assert.Equal(t, s.ReturnCode, res.ReturnCode, "return code; error: %s", res.Error)
+			if s.Error == "" {
+				assert.Empty(t, res.Error)
+			} else {
+				assert.Contains(t, res.Error, s.Error)
+			}
+			assert.Equal(t, s.Output, res.Stdout)
+		})
+	}
+}
+
+func TestParse(t *testing.T) {
+	s, err := scripts.Parse("x", "fmt.Println(1)\n// ReturnCode: 1\n// Error: boom\n// Gap: none\n// Output:\n// a\n//\n// b\n")
+	require.NoError(t, err)
+	assert.Equal(t, 1, s.ReturnCode)
+	assert.Equal(t, "boom", s.Error)
+	assert.Equal(t, "none", s.Gap)
+	assert.Equal(t, "a\n\nb\n", s.Output)
+
+	s, err = scripts.Parse("y", "fmt.Print()\n// Output:\n")
+	require.NoError(t, err)
+	assert.Equal(t, "", s.Output)
+
+	_, err = scripts.Parse("z", "fmt.Println(1)\n")
+	require.Error(t, err)
+}
