@@ -5,7 +5,7 @@
 //
 // # Format
 //
-// Each file in testdata/ is a script (bare statements or a full program).
+// Each file testdata/*.gos is a script (bare statements or a full program).
 // Its trailing block of line comments states what running it must give:
 //
 //	// ReturnCode: 1                      (optional, default 0)
@@ -29,7 +29,7 @@ import (
 	"strings"
 )
 
-//go:embed testdata/*.go
+//go:embed testdata/*.gos
 var files embed.FS
 
 // Script is one corpus entry.
@@ -50,14 +50,14 @@ func All() ([]Script, error) {
 	}
 	var out []Script
 	for _, e := range entries {
-		if e.IsDir() || path.Ext(e.Name()) != ".go" {
+		if e.IsDir() || path.Ext(e.Name()) != ".gos" {
 			continue
 		}
 		data, err := fs.ReadFile(files, "testdata/"+e.Name())
 		if err != nil {
 			return nil, err
 		}
-		s, err := Parse(strings.TrimSuffix(e.Name(), ".go"), string(data))
+		s, err := Parse(strings.TrimSuffix(e.Name(), ".gos"), string(data))
 		if err != nil {
 			return nil, err
 		}

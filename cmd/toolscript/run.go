@@ -73,4 +73,3 @@ func readScript(name string, stdin io.Reader) (string, error) {
 	}
 	return string(data), nil
 }
-
