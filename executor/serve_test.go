@@ -134,7 +134,7 @@ func TestServe_ProgressAndCancel(t *testing.T) {
 
 	p.call(2, "sleep_coop", `{"ms":60000}`)
 	require.NoError(t, p.w.Write(wire.Frame{Type: wire.TypeExtension, ID: 2})) // ignored
-	require.NoError(t, p.w.Send(wire.TypeCancel, 7, &wire.Cancel{}))            // no such call
+	require.NoError(t, p.w.Send(wire.TypeCancel, 7, &wire.Cancel{}))           // no such call
 	require.NoError(t, p.w.Send(wire.TypeCancel, 2, &wire.Cancel{Reason: "timeout"}))
 	r := p.result(2)
 	require.NotNil(t, r.Error)
