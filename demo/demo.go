@@ -102,7 +102,7 @@ func NewStore() *Store {
 	s := &Store{}
 	r := lcg(42)
 	for i := 1; i <= 20; i++ {
-		first, last := firstNames[(i-1)%len(firstNames)], lastNames[(i*3)%len(lastNames)]
+		first, last := firstNames[(i-1)%len(firstNames)], lastNames[(i*3+i/10)%len(lastNames)]
 		s.customers = append(s.customers, customer{
 			ID: i, Name: first + " " + last,
 			Email:   strings.ToLower(first+"."+last) + "@example.com",

@@ -64,10 +64,12 @@ func startsWithPackage(code string) bool {
 	return tok == token.PACKAGE
 }
 
-// edit inserts text at a byte offset of the original source.
+// edit replaces the bytes [off, end) of the original source with text;
+// end 0 means a pure insertion at off.
 type edit struct {
 	off  int
 	text string
+	end  int
 }
 
 func applyEdits(code string, edits []edit) string {
@@ -76,9 +78,15 @@ func applyEdits(code string, edits []edit) string {
 	b.Grow(len(code) + 512)
 	last := 0
 	for _, e := range edits {
+		if e.off < last {
+			continue // overlapping edit: keep the first
+		}
 		b.WriteString(code[last:e.off])
 		b.WriteString(e.text)
 		last = e.off
+		if e.end > e.off {
+			last = e.end
+		}
 	}
 	b.WriteString(code[last:])
 	return b.String()
@@ -115,12 +123,13 @@ func normalizeFile(code string, fset *token.FileSet, file *ast.File, imp importa
 	nameEnd := fset.Position(file.Name.End())
 	pkgStart := fset.Position(file.Package)
 	header := "package main;" + p.importDecl(auto) + lineDirective(nameEnd.Line, nameEnd.Column)
-	edits = append(edits, edit{pkgStart.Offset, header + "/*"}, edit{nameEnd.Offset, "*/"})
+	edits = append(edits, edit{off: pkgStart.Offset, text: header + "/*"}, edit{off: nameEnd.Offset, text: "*/"})
 	// Rename the model's main so the generated main can guard it.
 	mainPos := fset.Position(mainFn.Name.Pos())
-	edits = append(edits, edit{mainPos.Offset, userMain + "/*"}, edit{mainPos.Offset + 4, "*/"})
+	edits = append(edits, edit{off: mainPos.Offset, text: userMain + "/*"}, edit{off: mainPos.Offset + 4, text: "*/"})
 	p.usesGo = hasGoStmt(file)
 	edits = append(edits, p.rewritePanics(fset, file)...)
+	edits = append(edits, rewriteSwitches(fset, file)...)
 	src := applyEdits(code, edits)
 	p.src = src + p.trailer(file)
 	return p, nil
@@ -318,11 +327,72 @@ func (p *program) rewritePanics(fset *token.FileSet, file ast.Node) []edit {
 		arg := fset.Position(call.Args[0].Pos())
 		end := fset.Position(call.Args[0].End())
 		edits = append(edits,
-			edit{arg.Offset, fmt.Sprintf("%s.At(%d, %d, ", rtAlias, pos.Line, pos.Column)},
-			edit{end.Offset, ")"})
+			edit{off: arg.Offset, text: fmt.Sprintf("%s.At(%d, %d, ", rtAlias, pos.Line, pos.Column)},
+			edit{off: end.Offset, text: ")"})
 		return true
 	})
 	return edits
+}
+
+// rewriteSwitches works around yaegi's failure to switch on an interface
+// value with constant cases ("reflect.Value.Convert: value of type
+// interface {} cannot be converted to type string"): a tagged switch whose
+// cases are all literals,
+//
+//	switch v { case "a", "b": ... }
+//
+// becomes the equivalent tagless switch
+//
+//	switch __ts_sw1 := v; { case __ts_sw1 == "a" || __ts_sw1 == "b": ... }
+//
+// which evaluates v once, as before. Columns after the rewritten tokens
+// on the same line shift; lines do not.
+func rewriteSwitches(fset *token.FileSet, file ast.Node) []edit {
+	var edits []edit
+	n := 0
+	off := func(p token.Pos) int { return fset.Position(p).Offset }
+	ast.Inspect(file, func(node ast.Node) bool {
+		sw, ok := node.(*ast.SwitchStmt)
+		if !ok || sw.Tag == nil || sw.Init != nil {
+			return true
+		}
+		for _, c := range sw.Body.List {
+			for _, e := range c.(*ast.CaseClause).List {
+				if !isLiteral(e) {
+					return true
+				}
+			}
+		}
+		n++
+		v := fmt.Sprintf("%s_sw%d", rtAlias, n)
+		edits = append(edits, edit{off: off(sw.Tag.Pos()), text: v + " := "}, edit{off: off(sw.Tag.End()), text: ";"})
+		for _, c := range sw.Body.List {
+			list := c.(*ast.CaseClause).List
+			for i, e := range list {
+				if i > 0 {
+					// Replace the comma between the previous case and this one.
+					edits = append(edits, edit{off: off(list[i-1].End()), end: off(e.Pos()), text: " || "})
+				}
+				edits = append(edits, edit{off: off(e.Pos()), text: v + " == "})
+			}
+		}
+		return true
+	})
+	return edits
+}
+
+// isLiteral reports whether e is a basic literal, possibly signed.
+func isLiteral(e ast.Expr) bool {
+	switch e := e.(type) {
+	case *ast.BasicLit:
+		return true
+	case *ast.UnaryExpr:
+		_, ok := e.X.(*ast.BasicLit)
+		return ok && (e.Op == token.SUB || e.Op == token.ADD)
+	case *ast.ParenExpr:
+		return isLiteral(e.X)
+	}
+	return false
 }
 
 // normalizeBare wraps bare statements in a main function. Leading imports,
@@ -376,11 +446,12 @@ func normalizeBare(code string, imp importable, p *program) (*program, error) {
 			if _, isCall := es.X.(*ast.CallExpr); !isCall {
 				start := fset.File(es.Pos()).Offset(es.Pos())
 				end := fset.File(es.End()).Offset(es.End())
-				edits = append(edits, edit{start, rtAlias + ".SetResult("}, edit{end, ")"})
+				edits = append(edits, edit{off: start, text: rtAlias + ".SetResult("}, edit{off: end, text: ")"})
 			}
 		}
 	}
 	edits = append(edits, p.rewritePanics(fset, file)...)
+	edits = append(edits, rewriteSwitches(fset, file)...)
 	src := applyEdits(skeleton, edits)
 	// Put the generated imports after the package clause.
 	src = "package main;" + p.importDecl(auto) + strings.TrimPrefix(src, "package main;")
