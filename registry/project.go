@@ -1,0 +1,57 @@
+package registry
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/toolscript/toolscript/projection"
+)
+
+// projected is a registry tool as the engine sees it.
+type projected struct{ t *Tool }
+
+var (
+	_ projection.SchemaProjection = (*projected)(nil)
+	_ projection.Namespaced       = (*projected)(nil)
+)
+
+func (p *projected) Name() string            { return p.t.Name }
+func (p *projected) Doc() string             { return p.t.Description }
+func (p *projected) Schema() json.RawMessage { return p.t.Parameters }
+func (p *projected) Namespace() string       { return p.t.Namespace }
+func (p *projected) MethodName() string      { return p.t.MethodName }
+
+// Call validates args against the tool's schema, applies its timeout and
+// calls it in the calling goroutine.
+func (p *projected) Call(ctx context.Context, args map[string]any) (any, error) {
+	if args == nil {
+		args = map[string]any{}
+	}
+	if err := validateArgs(p.t, args); err != nil {
+		return nil, err
+	}
+	if d := p.t.Metadata.Timeout; d > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, d)
+		defer cancel()
+	}
+	return p.t.Func(ctx, args)
+}
+
+// Projections returns the enabled tools as projections for engine.Execute,
+// keyed by qualified name. Each value implements projection.SchemaProjection
+// (the tool's argument schema) and projection.Namespaced (its namespace and
+// method name), and its Doc is the tool's description. A projection's Call
+// validates the arguments against the schema (a mismatch is a
+// *projection.ArgumentError), applies the tool's timeout to ctx and calls the
+// tool directly in the calling goroutine, without an executor backend.
+//
+// The map is a snapshot: later changes to the registry do not affect it.
+func (r *Registry) Projections() map[string]projection.ToolProjection {
+	tools := r.enabledTools()
+	out := make(map[string]projection.ToolProjection, len(tools))
+	for _, t := range tools {
+		out[t.Name] = &projected{t: t}
+	}
+	return out
+}

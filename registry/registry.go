@@ -1,0 +1,677 @@
+package registry
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"sync"
+
+	"github.com/toolscript/toolscript/executor"
+	"github.com/toolscript/toolscript/internal/schema"
+	"github.com/toolscript/toolscript/projection"
+)
+
+// Separator joins a namespace and a method name into a qualified name.
+type Separator string
+
+// The separators a registry can use.
+const (
+	// SeparatorDash is the default: "math_ops-multiply". It is valid in the
+	// function names of every supported API.
+	SeparatorDash Separator = "-"
+	// SeparatorDot gives "math_ops.multiply", for providers that accept dots
+	// (OpenAI models before GPT-4.1 did; GPT-4.1 and later do not).
+	SeparatorDot Separator = "."
+	// DefaultSeparator is the separator of a registry created without
+	// WithSeparator.
+	DefaultSeparator = SeparatorDash
+)
+
+// ExecutionMode chooses the executor backend of ExecuteToolCalls.
+type ExecutionMode string
+
+// The execution modes.
+const (
+	// ModeGoroutine runs calls on a bounded pool of goroutines in this
+	// process (the default). Cancellation and timeouts are cooperative.
+	ModeGoroutine ExecutionMode = "goroutine"
+	// ModeProcess runs calls in warm child processes of this binary, which
+	// must call executor.MaybeServeChild first in main; only tools with a
+	// ProcessFunc can run there. Cancellation and timeouts kill the child.
+	ModeProcess ExecutionMode = "process"
+)
+
+// Registry is a catalogue of tools, addressed by qualified name. The zero
+// value is not usable; create one with New. A Registry is safe for
+// concurrent use. If it ran ExecuteToolCalls, Close it to stop the backends
+// it started.
+type Registry struct {
+	name string
+	sep  Separator
+
+	mu         sync.RWMutex
+	tools      map[string]*Tool // by qualified name; values are never mutated
+	order      []string         // registration order
+	nsDisabled map[string]string
+	mode       ExecutionMode
+
+	bmu      sync.Mutex
+	cfg      config
+	backends map[ExecutionMode]executor.Backend
+	owned    map[ExecutionMode]bool
+	closed   bool
+}
+
+// Option configures New. Options only record values.
+type Option func(*config)
+
+type config struct {
+	sep        Separator
+	maxWorkers int
+	procCfg    executor.ProcessConfig
+	backends   map[ExecutionMode]executor.Backend
+}
+
+// WithSeparator sets the separator of qualified names: SeparatorDash (the
+// default) or SeparatorDot. It is used for registration, lookup, Merge,
+// Spinoff and every export. New panics on any other value.
+func WithSeparator(sep Separator) Option { return func(c *config) { c.sep = sep } }
+
+// WithMaxWorkers bounds the goroutine backend the registry starts;
+// n <= 0 means executor.DefaultMaxWorkers().
+func WithMaxWorkers(n int) Option { return func(c *config) { c.maxWorkers = n } }
+
+// WithProcessConfig configures the process backend the registry starts on
+// the first ModeProcess call. The default is the zero ProcessConfig.
+func WithProcessConfig(cfg executor.ProcessConfig) Option {
+	return func(c *config) { c.procCfg = cfg }
+}
+
+// WithBackend makes the registry run mode's calls on b instead of a backend
+// of its own. The registry does not shut b down; its owner does, after the
+// registry's last ExecuteToolCalls.
+func WithBackend(mode ExecutionMode, b executor.Backend) Option {
+	return func(c *config) {
+		if c.backends == nil {
+			c.backends = map[ExecutionMode]executor.Backend{}
+		}
+		c.backends[mode] = b
+	}
+}
+
+// New returns an empty registry. name is normalized with NormalizeToolName
+// and becomes the namespace of its tools when it is merged into another
+// registry; a name that does not normalize (such as "") leaves the registry
+// unnamed. New panics on an invalid separator.
+func New(name string, opts ...Option) *Registry {
+	cfg := config{sep: DefaultSeparator}
+	for _, o := range opts {
+		if o != nil {
+			o(&cfg)
+		}
+	}
+	if cfg.sep != SeparatorDash && cfg.sep != SeparatorDot {
+		panic(fmt.Sprintf("registry: invalid separator %q: use SeparatorDash or SeparatorDot", string(cfg.sep)))
+	}
+	norm, err := NormalizeToolName(name)
+	if err != nil {
+		norm = ""
+	}
+	return newRegistry(norm, cfg)
+}
+
+func newRegistry(name string, cfg config) *Registry {
+	r := &Registry{
+		name:       name,
+		sep:        cfg.sep,
+		tools:      map[string]*Tool{},
+		nsDisabled: map[string]string{},
+		mode:       ModeGoroutine,
+		cfg:        cfg,
+		backends:   map[ExecutionMode]executor.Backend{},
+		owned:      map[ExecutionMode]bool{},
+	}
+	for m, b := range cfg.backends {
+		r.backends[m] = b
+	}
+	return r
+}
+
+// Name returns the registry's normalized name, "" when unnamed.
+func (r *Registry) Name() string { return r.name }
+
+// Separator returns the separator of qualified names.
+func (r *Registry) Separator() Separator { return r.sep }
+
+// RegisterOption configures one Register call. Options only record values.
+type RegisterOption func(*regConfig)
+
+type regConfig struct {
+	ns, name, desc string
+	hasDesc        bool
+	meta           *ToolMetadata
+	replace        bool
+	params         []string
+	schema         json.RawMessage
+}
+
+// WithNamespace puts the tool in namespace ns (normalized), so that its
+// qualified name is ns, the separator and its method name.
+func WithNamespace(ns string) RegisterOption { return func(c *regConfig) { c.ns = ns } }
+
+// WithName sets the tool's method name (normalized). Without it the name of
+// a Go function is its declared name; a function literal needs WithName.
+func WithName(name string) RegisterOption { return func(c *regConfig) { c.name = name } }
+
+// WithDescription sets the description shown to the model.
+func WithDescription(desc string) RegisterOption {
+	return func(c *regConfig) { c.desc, c.hasDesc = desc, true }
+}
+
+// WithMetadata sets the tool's timeout, concurrency safety, tags and
+// enabled state.
+func WithMetadata(m ToolMetadata) RegisterOption { return func(c *regConfig) { c.meta = &m } }
+
+// WithReplace lets the registration replace a tool of the same qualified
+// name, keeping its place in Names. Without it a duplicate is an error.
+func WithReplace() RegisterOption { return func(c *regConfig) { c.replace = true } }
+
+// WithParams names the parameters of a plain function such as
+// func(a, b float64) float64, in order (Go keeps no parameter names at run
+// time). See projection.WithParams.
+func WithParams(names ...string) RegisterOption {
+	return func(c *regConfig) { c.params = names }
+}
+
+// WithSchema sets the JSON Schema of the arguments object instead of the
+// derived one. It must be an object schema; arguments are validated against
+// it before every call.
+func WithSchema(s json.RawMessage) RegisterOption { return func(c *regConfig) { c.schema = s } }
+
+var (
+	ctxType    = reflect.TypeFor[context.Context]()
+	kwargsType = reflect.TypeFor[map[string]any]()
+	anyObject  = json.RawMessage(`{"type":"object"}`)
+	noArgs     = json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`)
+)
+
+// Register adds a tool to the registry. x is one of
+//
+//   - a Go function of a shape projection.NewDirect accepts:
+//     func(ctx, map[string]any) (any, error), func(ctx, In) (Out, error) with
+//     In a struct whose json and jsonschema tags give the argument schema,
+//     or a plain function whose parameters WithParams names (each optionally
+//     without ctx, with results (Out, error), (Out), (error) or none);
+//   - a func(*executor.ExecutionContext, map[string]any) (any, error), which
+//     receives its ExecutionContext under ExecuteToolCalls;
+//   - an executor.Named function registered with executor.RegisterFunc,
+//     which can also run in ModeProcess;
+//   - a Tool or *Tool built by hand (it is copied);
+//   - a projection.ToolProjection, with its schema and namespace when it
+//     implements projection.SchemaProjection and projection.Namespaced.
+//
+// The name comes from WithName, else from the tool or projection, else the
+// function's declared name. Names and namespaces are normalized with
+// NormalizeToolName. The schema comes from WithSchema, else from the tool
+// or projection, else it is derived from the function's argument types (see
+// package documentation). A qualified name already taken is an error
+// matching ErrDuplicateTool unless WithReplace is given; any other problem
+// matches ErrInvalidTool or ErrInvalidName. On error nothing changes.
+func (r *Registry) Register(x any, opts ...RegisterOption) error {
+	var cfg regConfig
+	for _, o := range opts {
+		if o != nil {
+			o(&cfg)
+		}
+	}
+	t, err := buildTool(x, &cfg)
+	if err != nil {
+		return err
+	}
+	if err := r.prepare(t); err != nil {
+		return err
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.insertLocked(t, cfg.replace)
+}
+
+// buildTool makes an unnormalized tool of x and the options.
+func buildTool(x any, cfg *regConfig) (*Tool, error) {
+	var t *Tool
+	switch v := x.(type) {
+	case nil:
+		return nil, fmt.Errorf("%w: nil", ErrInvalidTool)
+	case Tool:
+		t = v.clone()
+	case *Tool:
+		if v == nil {
+			return nil, fmt.Errorf("%w: nil *Tool", ErrInvalidTool)
+		}
+		t = v.clone()
+	case executor.Named:
+		t = &Tool{Name: string(v), ProcessFunc: v, Parameters: anyObject}
+	case projection.ToolProjection:
+		t = &Tool{Name: v.Name(), Description: v.Doc(), Func: v.Call}
+		if sp, ok := v.(projection.SchemaProjection); ok {
+			t.Parameters = sp.Schema()
+		}
+		if np, ok := v.(projection.Namespaced); ok && np.Namespace() != "" {
+			t.Namespace, t.MethodName = np.Namespace(), np.MethodName()
+		}
+	case func(*executor.ExecutionContext, map[string]any) (any, error):
+		t = &Tool{Name: funcName(v), Parameters: anyObject, Func: execContextFunc(v)}
+	default:
+		var err error
+		if t, err = funcTool(x, cfg); err != nil {
+			return nil, err
+		}
+	}
+	if cfg.name != "" {
+		t.Name, t.MethodName = cfg.name, ""
+	}
+	if t.MethodName == "" {
+		t.MethodName = t.Name
+	}
+	if t.MethodName == "" {
+		return nil, fmt.Errorf("%w: cannot tell the name of %T (a function literal?): use WithName", ErrInvalidTool, x)
+	}
+	if cfg.ns != "" {
+		t.Namespace = cfg.ns
+	}
+	if cfg.hasDesc {
+		t.Description = cfg.desc
+	}
+	if cfg.meta != nil {
+		t.Metadata = *cfg.meta
+		t.Metadata.Tags = append([]Tag(nil), cfg.meta.Tags...)
+	}
+	if cfg.schema != nil {
+		t.Parameters = cfg.schema
+	}
+	if t.Func == nil && t.ProcessFunc != "" {
+		t.Func = namedFunc(t.ProcessFunc)
+	}
+	if t.Func == nil {
+		return nil, fmt.Errorf("%w: tool %q has neither Func nor ProcessFunc", ErrInvalidTool, t.MethodName)
+	}
+	return t, nil
+}
+
+// funcTool wraps a Go function with projection.NewDirect and derives its
+// schema.
+func funcTool(fn any, cfg *regConfig) (*Tool, error) {
+	name := cfg.name
+	if name == "" {
+		name = funcName(fn)
+	}
+	if name == "" {
+		if reflect.ValueOf(fn).Kind() != reflect.Func {
+			return nil, fmt.Errorf("%w: cannot register a %T", ErrInvalidTool, fn)
+		}
+		return nil, fmt.Errorf("%w: cannot tell the name of a function literal: use WithName", ErrInvalidTool)
+	}
+	var dopts []projection.DirectOption
+	if cfg.params != nil {
+		dopts = append(dopts, projection.WithParams(cfg.params...))
+	}
+	p, err := projection.NewDirect(name, fn, cfg.desc, dopts...)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrInvalidTool, err)
+	}
+	t := &Tool{Name: name, Func: p.Call}
+	if f, ok := fn.(func(context.Context, map[string]any) (any, error)); ok {
+		t.Func = f // no indirection for the fastest shape
+	}
+	if cfg.schema == nil {
+		if t.Parameters, err = deriveSchema(reflect.TypeOf(fn), cfg.params); err != nil {
+			return nil, fmt.Errorf("%w: tool %q: %w", ErrInvalidTool, name, err)
+		}
+	}
+	return t, nil
+}
+
+// deriveSchema returns the argument schema of a function type NewDirect
+// accepted.
+func deriveSchema(ft reflect.Type, params []string) (json.RawMessage, error) {
+	first := 0
+	if ft.NumIn() > 0 && ft.In(0) == ctxType {
+		first = 1
+	}
+	n := ft.NumIn() - first
+	switch {
+	case params != nil:
+		types := make([]reflect.Type, n)
+		for i := range types {
+			types[i] = ft.In(first + i)
+		}
+		return schema.Params(params, types)
+	case n == 0:
+		return noArgs, nil
+	case ft.In(first) == kwargsType:
+		return anyObject, nil
+	}
+	return schema.For(ft.In(first))
+}
+
+// execContextFunc adapts a function declaring an ExecutionContext: under a
+// backend it gets the execution's; elsewhere one that is never cancelled.
+func execContextFunc(f func(*executor.ExecutionContext, map[string]any) (any, error)) func(context.Context, map[string]any) (any, error) {
+	return func(ctx context.Context, args map[string]any) (any, error) {
+		if ec, ok := executor.FromContext(ctx); ok {
+			return f(ec, args)
+		}
+		return executor.Invoke(nil, f, args)
+	}
+}
+
+// namedFunc runs a registered executor function in this process.
+func namedFunc(n executor.Named) func(context.Context, map[string]any) (any, error) {
+	return func(ctx context.Context, args map[string]any) (any, error) {
+		ec, _ := executor.FromContext(ctx)
+		return executor.Invoke(ec, n, args)
+	}
+}
+
+// prepare normalizes t's names for this registry and compiles its schema.
+func (r *Registry) prepare(t *Tool) error {
+	method, err := NormalizeToolName(t.MethodName)
+	if err != nil {
+		return err
+	}
+	ns := ""
+	if t.Namespace != "" {
+		if ns, err = NormalizeToolName(t.Namespace); err != nil {
+			return fmt.Errorf("namespace: %w", err)
+		}
+	}
+	t.sep, t.MethodName, t.Namespace = r.sep, method, ns
+	t.Name = t.QualifiedName()
+	if len(t.Name) > MaxNameLength {
+		return fmt.Errorf("%w: qualified name %q is longer than %d characters", ErrInvalidName, t.Name, MaxNameLength)
+	}
+	if t.Parameters == nil {
+		t.Parameters = anyObject
+	}
+	if err := checkObjectSchema(t.Parameters); err != nil {
+		return fmt.Errorf("%w: tool %q: %w", ErrInvalidTool, t.Name, err)
+	}
+	if t.compiled, err = schema.Compile(t.Parameters); err != nil {
+		return fmt.Errorf("%w: tool %q: %w", ErrInvalidTool, t.Name, err)
+	}
+	return nil
+}
+
+func checkObjectSchema(raw json.RawMessage) error {
+	var top struct {
+		Type any `json:"type"`
+	}
+	if err := json.Unmarshal(raw, &top); err != nil {
+		return fmt.Errorf("parameters: %w", err)
+	}
+	if top.Type != nil && top.Type != "object" {
+		return fmt.Errorf("parameters must be an object schema, got type %v", top.Type)
+	}
+	return nil
+}
+
+// insertLocked adds t; r.mu is held.
+func (r *Registry) insertLocked(t *Tool, replace bool) error {
+	if _, dup := r.tools[t.Name]; dup {
+		if !replace {
+			return fmt.Errorf("%w: %q is already registered (use WithReplace to replace it)", ErrDuplicateTool, t.Name)
+		}
+	} else {
+		r.order = append(r.order, t.Name)
+	}
+	r.tools[t.Name] = t
+	return nil
+}
+
+// Get returns a copy of the tool registered under the qualified name name,
+// enabled or not, using the registry's separator. Its Metadata shows the
+// effective enabled state, including a disabled namespace.
+func (r *Registry) Get(name string) (*Tool, bool) {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	t, ok := r.tools[name]
+	if !ok {
+		return nil, false
+	}
+	return r.effectiveLocked(t), true
+}
+
+// effectiveLocked returns a copy of t with the namespace's disabled state
+// folded into its metadata.
+func (r *Registry) effectiveLocked(t *Tool) *Tool {
+	c := t.clone()
+	if reason, off := r.nsDisabled[t.Namespace]; off && t.Namespace != "" && !c.Metadata.Disabled {
+		c.Metadata.Disabled, c.Metadata.DisabledReason = true, reason
+	}
+	return c
+}
+
+// disabledLocked reports whether t is disabled, itself or by namespace.
+func (r *Registry) disabledLocked(t *Tool) (bool, string) {
+	if t.Metadata.Disabled {
+		return true, t.Metadata.DisabledReason
+	}
+	if t.Namespace != "" {
+		if reason, off := r.nsDisabled[t.Namespace]; off {
+			return true, reason
+		}
+	}
+	return false, ""
+}
+
+// Names returns the qualified names of the enabled tools in registration
+// order (the seeds' get_available_tools).
+func (r *Registry) Names() []string {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	names := make([]string, 0, len(r.order))
+	for _, n := range r.order {
+		if off, _ := r.disabledLocked(r.tools[n]); !off {
+			names = append(names, n)
+		}
+	}
+	return names
+}
+
+// Tools returns copies of all tools, enabled or not, in registration order.
+func (r *Registry) Tools() []*Tool {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	out := make([]*Tool, len(r.order))
+	for i, n := range r.order {
+		out[i] = r.effectiveLocked(r.tools[n])
+	}
+	return out
+}
+
+// Len returns the number of tools, enabled or not.
+func (r *Registry) Len() int {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return len(r.order)
+}
+
+// Namespaces returns the namespaces of the tools, in order of first
+// appearance.
+func (r *Registry) Namespaces() []string {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	var out []string
+	seen := map[string]bool{}
+	for _, n := range r.order {
+		if ns := r.tools[n].Namespace; ns != "" && !seen[ns] {
+			seen[ns] = true
+			out = append(out, ns)
+		}
+	}
+	return out
+}
+
+// Unregister removes the tool registered under name.
+func (r *Registry) Unregister(name string) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if _, ok := r.tools[name]; !ok {
+		return fmt.Errorf("%w: %q", ErrUnknownTool, name)
+	}
+	delete(r.tools, name)
+	r.order = deleteName(r.order, name)
+	return nil
+}
+
+func deleteName(order []string, name string) []string {
+	for i, n := range order {
+		if n == name {
+			return append(order[:i:i], order[i+1:]...)
+		}
+	}
+	return order
+}
+
+// Disable disables the tool registered under name, saying why: it leaves
+// Names, schemas and projections, and calls of it fail with ErrToolDisabled
+// and the reason.
+func (r *Registry) Disable(name, reason string) error {
+	return r.setEnabled(name, false, reason)
+}
+
+// Enable re-enables the tool registered under name. A tool whose namespace
+// is disabled stays disabled until EnableNamespace.
+func (r *Registry) Enable(name string) error { return r.setEnabled(name, true, "") }
+
+func (r *Registry) setEnabled(name string, on bool, reason string) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	t, ok := r.tools[name]
+	if !ok {
+		return fmt.Errorf("%w: %q", ErrUnknownTool, name)
+	}
+	c := t.clone()
+	c.Metadata.Disabled, c.Metadata.DisabledReason = !on, reason
+	r.tools[name] = c
+	return nil
+}
+
+// DisableNamespace disables every tool of namespace ns, now and those
+// registered later, saying why.
+func (r *Registry) DisableNamespace(ns, reason string) error {
+	return r.setNamespace(ns, false, reason)
+}
+
+// EnableNamespace lifts DisableNamespace. Tools disabled one by one stay
+// disabled.
+func (r *Registry) EnableNamespace(ns string) error { return r.setNamespace(ns, true, "") }
+
+func (r *Registry) setNamespace(ns string, on bool, reason string) error {
+	norm, err := NormalizeToolName(ns)
+	if err != nil {
+		return err
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	found := false
+	for _, t := range r.tools {
+		if t.Namespace == norm {
+			found = true
+			break
+		}
+	}
+	if !found {
+		return fmt.Errorf("%w: %q", ErrUnknownNamespace, ns)
+	}
+	if on {
+		delete(r.nsDisabled, norm)
+	} else {
+		r.nsDisabled[norm] = reason
+	}
+	return nil
+}
+
+// DisabledReason reports whether the tool registered under name is
+// disabled (itself or through its namespace) and why. An unknown name is
+// not disabled.
+func (r *Registry) DisabledReason(name string) (reason string, disabled bool) {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	t, ok := r.tools[name]
+	if !ok {
+		return "", false
+	}
+	disabled, reason = r.disabledLocked(t)
+	return reason, disabled
+}
+
+// SetDefaultExecutionMode sets the mode of ExecuteToolCalls calls that do
+// not choose one with WithExecutionMode. The default is ModeGoroutine.
+func (r *Registry) SetDefaultExecutionMode(m ExecutionMode) error {
+	if m != ModeGoroutine && m != ModeProcess {
+		return fmt.Errorf("registry: unknown execution mode %q", string(m))
+	}
+	r.mu.Lock()
+	r.mode = m
+	r.mu.Unlock()
+	return nil
+}
+
+// DefaultExecutionMode returns the mode set by SetDefaultExecutionMode.
+func (r *Registry) DefaultExecutionMode() ExecutionMode {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return r.mode
+}
+
+// backend returns the backend of mode, starting it on first use.
+func (r *Registry) backend(m ExecutionMode) (executor.Backend, error) {
+	r.bmu.Lock()
+	defer r.bmu.Unlock()
+	if r.closed {
+		return nil, ErrClosed
+	}
+	if b, ok := r.backends[m]; ok {
+		return b, nil
+	}
+	var b executor.Backend
+	switch m {
+	case ModeGoroutine:
+		b = executor.NewGoroutineBackend(r.cfg.maxWorkers)
+	case ModeProcess:
+		pb, err := executor.NewProcessBackend(r.cfg.procCfg)
+		if err != nil {
+			return nil, fmt.Errorf("registry: start process backend: %w", err)
+		}
+		b = pb
+	default:
+		return nil, fmt.Errorf("registry: unknown execution mode %q", string(m))
+	}
+	r.backends[m], r.owned[m] = b, true
+	return b, nil
+}
+
+// Close shuts down the backends the registry started, waiting for the calls
+// they run. Later ExecuteToolCalls fail with ErrClosed; the catalogue and
+// its projections remain usable. Close is idempotent.
+func (r *Registry) Close() error {
+	r.bmu.Lock()
+	if r.closed {
+		r.bmu.Unlock()
+		return nil
+	}
+	r.closed = true
+	var stop []executor.Backend
+	for m, b := range r.backends {
+		if r.owned[m] {
+			stop = append(stop, b)
+		}
+	}
+	r.bmu.Unlock()
+	for _, b := range stop {
+		b.Shutdown(true)
+	}
+	return nil
+}
