@@ -57,11 +57,33 @@ type ProcessConfig struct {
 //
 // It is safe for concurrent use. Use NewProcessBackend.
 type ProcessBackend struct {
-	cfg  ProcessConfig
-	d    dispatcher
-	mu   sync.Mutex
-	pids map[int]struct{} // live children
+	cfg      ProcessConfig
+	d        dispatcher
+	mu       sync.Mutex
+	pids     map[int]struct{} // live children
+	starts   chan startReq    // to the spawner
+	stopOnce sync.Once
 }
+
+type startReq struct {
+	cmd *exec.Cmd
+	err chan error
+}
+
+// spawner starts every child from one locked OS thread. On Linux the
+// parent-death signal fires when the thread that forked the child exits, and
+// the Go runtime ends a thread when a goroutine locked to it exits; forking
+// from a thread this goroutine holds until Shutdown keeps children from
+// being killed by an unrelated thread exit.
+func (b *ProcessBackend) spawner() {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	for r := range b.starts {
+		r.err <- r.cmd.Start()
+	}
+}
+
+func (b *ProcessBackend) stopSpawner() { b.stopOnce.Do(func() { close(b.starts) }) }
 
 var _ Backend = (*ProcessBackend)(nil)
 
@@ -92,8 +114,9 @@ func NewProcessBackend(cfg ProcessConfig) (*ProcessBackend, error) {
 	}
 	cfg.Args = append([]string(nil), cfg.Args...)
 	cfg.Env = append([]string{childEnv + "=1"}, cfg.Env...)
-	b := &ProcessBackend{cfg: cfg, pids: map[int]struct{}{}}
+	b := &ProcessBackend{cfg: cfg, pids: map[int]struct{}{}, starts: make(chan startReq)}
 	b.d.init(cfg.MaxWorkers, nil)
+	go b.spawner()
 
 	children := make([]*child, cfg.MaxWorkers)
 	errs := make([]error, cfg.MaxWorkers)
@@ -108,6 +131,7 @@ func NewProcessBackend(cfg ProcessConfig) (*ProcessBackend, error) {
 				b.kill(c)
 			}
 		}
+		b.stopSpawner()
 		return nil, err
 	}
 	for _, c := range children {
@@ -311,7 +335,10 @@ func decodeResult(f wire.Frame) (any, error) {
 // Shutdown returns when every child has exited and been reaped; children
 // that do not exit within a second of being asked are killed. Shutdown may
 // be called more than once.
-func (b *ProcessBackend) Shutdown(wait bool) { b.d.shutdown(wait, true) }
+func (b *ProcessBackend) Shutdown(wait bool) {
+	b.d.shutdown(wait, true)
+	b.stopSpawner()
+}
 
 // child is one worker process as seen from the host.
 type child struct {
@@ -355,7 +382,9 @@ func (b *ProcessBackend) spawn() (*child, error) {
 	}
 	cmd.SysProcAttr = childAttr()
 	cmd.WaitDelay = time.Second
-	err = cmd.Start()
+	req := startReq{cmd: cmd, err: make(chan error, 1)}
+	b.starts <- req
+	err = <-req.err
 	inR.Close()
 	outW.Close()
 	if err != nil {
