@@ -17,7 +17,29 @@ import (
 // TestMain is the process backend hook: the test binary is also the child.
 func TestMain(m *testing.M) {
 	executor.MaybeServeChild()
+	if os.Getenv(orphanHostEnv) == "1" {
+		orphanHost()
+	}
 	goleak.VerifyTestMain(m)
+}
+
+const orphanHostEnv = "EXECUTOR_TEST_ORPHAN_HOST"
+
+// orphanHost is a host process for TestProcessBackend_ChildrenDieWithHost:
+// it starts children, prints their pids and waits to be killed.
+func orphanHost() {
+	b, err := executor.NewProcessBackend(executor.ProcessConfig{MaxWorkers: 2})
+	if err != nil {
+		fmt.Println(err)
+		os.Exit(1)
+	}
+	h := b.Submit(sleepStubborn, map[string]any{"ms": 60_000}) // one child busy
+	for h.Status() != executor.Running {
+		time.Sleep(time.Millisecond)
+	}
+	fmt.Println(b.ChildPIDs())
+	time.Sleep(time.Minute)
+	os.Exit(1)
 }
 
 // Functions shared by the tests; registered at init so that children have them.

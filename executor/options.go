@@ -50,11 +50,14 @@ func WithProgress(cb func(Progress)) SubmitOption {
 
 // CollectOptions applies opts in order and returns the result.
 func CollectOptions(opts ...SubmitOption) SubmitOptions {
-	var o SubmitOptions
+	if len(opts) == 0 {
+		return SubmitOptions{} // no allocation on the common path
+	}
+	o := new(SubmitOptions)
 	for _, opt := range opts {
 		if opt != nil {
-			opt(&o)
+			opt(o)
 		}
 	}
-	return o
+	return *o
 }

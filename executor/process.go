@@ -187,7 +187,7 @@ func (t *Task) prepareRemote(fn any, kwargs map[string]any) error {
 	if err != nil {
 		return fmt.Errorf("executor: arguments of %q do not encode to JSON: %w", name, err)
 	}
-	t.name, t.args = name, body
+	t.args = body
 	return nil
 }
 

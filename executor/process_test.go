@@ -1,10 +1,13 @@
 package executor_test
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -283,6 +286,33 @@ func TestProcessBackend_KillTakesTheGroup(t *testing.T) {
 	require.True(t, alive(pid))
 	h.Cancel()
 	require.Eventually(t, func() bool { return !alive(pid) }, 10*time.Second, time.Millisecond, "grandchild %d survived", pid)
+}
+
+// TestProcessBackend_ChildrenDieWithHost kills a host process (this test
+// binary in another role) and checks that its children die too.
+func TestProcessBackend_ChildrenDieWithHost(t *testing.T) {
+	cmd := exec.Command(os.Args[0])
+	cmd.Env = append(os.Environ(), orphanHostEnv+"=1")
+	out, err := cmd.StdoutPipe()
+	require.NoError(t, err)
+	require.NoError(t, cmd.Start())
+	line, err := bufio.NewReader(out).ReadString('\n')
+	require.NoError(t, err)
+	var pids []int
+	for _, f := range strings.Fields(strings.Trim(line, "[]\n")) {
+		pid, err := strconv.Atoi(f)
+		require.NoError(t, err, line)
+		pids = append(pids, pid)
+	}
+	require.Len(t, pids, 2, line)
+	for _, pid := range pids {
+		require.True(t, alive(pid))
+	}
+	require.NoError(t, cmd.Process.Kill())
+	_ = cmd.Wait()
+	for _, pid := range pids {
+		require.Eventually(t, func() bool { return !alive(pid) }, 10*time.Second, time.Millisecond, "child %d outlived its host", pid)
+	}
 }
 
 func TestProcessBackend_Shutdown(t *testing.T) {

@@ -63,7 +63,6 @@ type Task struct {
 	fn      any
 	kind    fnKind
 	kwargs  map[string]any
-	name    string          // registered name (process backend)
 	args    []byte          // JSON arguments (process backend)
 	parent  context.Context // from WithContext, or nil
 	timeout time.Duration
