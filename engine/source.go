@@ -130,6 +130,7 @@ func normalizeFile(code string, fset *token.FileSet, file *ast.File, imp importa
 	p.usesGo = hasGoStmt(file)
 	edits = append(edits, p.rewritePanics(fset, file)...)
 	edits = append(edits, rewriteSwitches(fset, file)...)
+	edits = append(edits, rewriteQuirks(code, fset, file)...)
 	src := applyEdits(code, edits)
 	p.src = src + p.trailer(file)
 	return p, nil
@@ -381,6 +382,43 @@ func rewriteSwitches(fset *token.FileSet, file ast.Node) []edit {
 	return edits
 }
 
+// rewriteQuirks works around a yaegi bug that model-written code hits,
+// with insertions that keep every line where it was: v, ok := x.(T) inside
+// a loop keeps the previous iteration's v when the assertion fails, so an
+// "if !ok { v = *new(T) }" follows it (ok is named when it was blank).
+func rewriteQuirks(src string, fset *token.FileSet, file ast.Node) []edit {
+	var edits []edit
+	off := func(p token.Pos) int { return fset.Position(p).Offset }
+	n := 0
+	ast.Inspect(file, func(node ast.Node) bool {
+		switch st := node.(type) {
+		case *ast.AssignStmt:
+			if st.Tok != token.DEFINE || len(st.Lhs) != 2 || len(st.Rhs) != 1 {
+				return true
+			}
+			ta, ok := st.Rhs[0].(*ast.TypeAssertExpr)
+			if !ok || ta.Type == nil {
+				return true
+			}
+			v, _ := st.Lhs[0].(*ast.Ident)
+			okID, _ := st.Lhs[1].(*ast.Ident)
+			if v == nil || okID == nil || v.Name == "_" {
+				return true
+			}
+			okName := okID.Name
+			if okName == "_" {
+				n++
+				okName = fmt.Sprintf("%s_ok%d", rtAlias, n)
+				edits = append(edits, edit{off: off(okID.Pos()), end: off(okID.End()), text: okName})
+			}
+			typ := src[off(ta.Type.Pos()):off(ta.Type.End())]
+			edits = append(edits, edit{off: off(st.End()), text: fmt.Sprintf("; if !%s { %s = *new(%s) }", okName, v.Name, typ)})
+		}
+		return true
+	})
+	return edits
+}
+
 // isLiteral reports whether e is a basic literal, possibly signed.
 func isLiteral(e ast.Expr) bool {
 	switch e := e.(type) {
@@ -452,6 +490,7 @@ func normalizeBare(code string, imp importable, p *program) (*program, error) {
 	}
 	edits = append(edits, p.rewritePanics(fset, file)...)
 	edits = append(edits, rewriteSwitches(fset, file)...)
+	edits = append(edits, rewriteQuirks(skeleton, fset, file)...)
 	src := applyEdits(skeleton, edits)
 	// Put the generated imports after the package clause.
 	src = "package main;" + p.importDecl(auto) + strings.TrimPrefix(src, "package main;")
