@@ -386,7 +386,7 @@ func (r *Registry) prepare(t *Tool) error {
 			return fmt.Errorf("namespace: %w", err)
 		}
 	}
-	t.sep, t.MethodName, t.Namespace = r.sep, method, ns
+	t.sep, t.MethodName, t.Namespace, t.Name = r.sep, method, ns, method
 	t.Name = t.QualifiedName()
 	if len(t.Name) > MaxNameLength {
 		return fmt.Errorf("%w: qualified name %q is longer than %d characters", ErrInvalidName, t.Name, MaxNameLength)

@@ -1,0 +1,97 @@
+package registry_test
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolscript/toolscript/registry"
+)
+
+var openAIName = regexp.MustCompile(`^[a-zA-Z0-9_-]+$`)
+
+func TestNormalizeToolName(t *testing.T) {
+	tests := []struct {
+		name, in, want string
+	}{
+		// The examples of the seed, verbatim.
+		{"seed acronym with underscore", "HTTP_Request", "http_request"},
+		{"seed openapi duplicate", "add_add_get", "add_get"},
+		{"seed camel case", "calculateTotal", "calculate_total"},
+		{"seed acronym then word", "OpenAPI service", "open_api_service"},
+		{"seed spaces", "get user info", "get_user_info"},
+		{"seed dot", "process.data", "process_data"},
+		{"seed at sign", "encode@url", "encode_url"},
+		// Beyond the seed.
+		{"already normalized", "math_ops", "math_ops"},
+		{"pascal case", "Multiply", "multiply"},
+		{"acronym inside", "parseHTTPResponse", "parse_http_response"},
+		{"digits stay attached", "base64Encode", "base64_encode"},
+		{"digit then upper", "HTTP2Server", "http2_server"},
+		{"dash separator", "math_ops-multiply", "math_ops_multiply"},
+		{"runs of separators", "  a -- b..c  ", "a_b_c"},
+		{"non ascii separates", "café menu", "caf_menu"},
+		{"repeated word", "get_get_get", "get"},
+		{"repeat across case", "Add_add", "add"},
+		{"non consecutive repeat kept", "a_b_a", "a_b_a"},
+		{"all caps", "URL", "url"},
+		{"single char", "x", "x"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := registry.NormalizeToolName(tt.in)
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, got)
+			again, err := registry.NormalizeToolName(got)
+			require.NoError(t, err)
+			assert.Equal(t, got, again, "idempotent")
+		})
+	}
+}
+
+func TestNormalizeToolName_Refused(t *testing.T) {
+	tests := []struct {
+		name, in, msg string
+	}{
+		{"empty", "", "has no letters or digits"},
+		{"only punctuation", "@@ .. --", "has no letters or digits"},
+		{"only non ascii", "天气", "has no letters or digits"},
+		{"too long", strings.Repeat("abc", 30), "longer than 64"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := registry.NormalizeToolName(tt.in)
+			require.ErrorIs(t, err, registry.ErrInvalidName)
+			assert.Contains(t, err.Error(), tt.msg)
+		})
+	}
+}
+
+// FuzzNormalizeToolName checks that every accepted name matches the OpenAI
+// function-name pattern and normalizes to itself, and that only names
+// without letters or digits, or too long, are refused.
+func FuzzNormalizeToolName(f *testing.F) {
+	for _, s := range []string{"HTTP_Request", "add_add_get", "calculateTotal", "OpenAPI service",
+		"get user info", "process.data", "encode@url", "", "天气", "a\x00b", "ABCDefGHi9Jk"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got, err := registry.NormalizeToolName(s)
+		if err != nil {
+			if !strings.Contains(err.Error(), "no letters or digits") && !strings.Contains(err.Error(), "longer than") {
+				t.Fatalf("unexpected refusal of %q: %v", s, err)
+			}
+			return
+		}
+		if !openAIName.MatchString(got) || len(got) > registry.MaxNameLength {
+			t.Fatalf("NormalizeToolName(%q) = %q: not a valid function name", s, got)
+		}
+		again, err := registry.NormalizeToolName(got)
+		if err != nil || again != got {
+			t.Fatalf("not idempotent: %q -> %q -> %q (%v)", s, got, again, err)
+		}
+	})
+}
