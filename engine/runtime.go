@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/traefik/yaegi/interp"
-	"github.com/traefik/yaegi/stdlib"
 
 	"github.com/toolscript/toolscript/projection"
 )
@@ -175,6 +174,9 @@ func (x *execution) hostExports() interp.Exports {
 		"time/./time": {
 			"Sleep": reflect.ValueOf(x.sleep),
 		},
+		"errors/./errors": {
+			"As": reflect.ValueOf(errorsAs),
+		},
 		"os/os": {
 			"Exit":    reflect.ValueOf(exit),
 			"Stdout":  reflect.ValueOf(&stdoutW).Elem(),
@@ -186,7 +188,7 @@ func (x *execution) hostExports() interp.Exports {
 	}
 	// fmt must still see the script's String and Error methods through
 	// the replaced functions.
-	mt := stdlib.MapTypes[reflect.ValueOf(fmt.Println)]
+	mt := printMapTypes
 	ex["."] = map[string]reflect.Value{"MapTypes": reflect.ValueOf(map[reflect.Value][]reflect.Type{
 		ex["fmt/./fmt"]["Print"]:   mt,
 		ex["fmt/./fmt"]["Printf"]:  mt,
@@ -210,4 +212,66 @@ func clearValue(v any) {
 	default:
 		panic(fmt.Sprintf("invalid argument: clear(%T)", v))
 	}
+}
+
+// errorsAs is errors.As that also sees the script's own error types, which
+// reach the host wrapped by the interpreter (a struct whose IValue field
+// holds the script's value) and so defeat the standard errors.As.
+func errorsAs(errv any, target any) bool {
+	if target == nil {
+		panic("errors: target cannot be nil")
+	}
+	tv := reflect.ValueOf(target)
+	if tv.Kind() != reflect.Pointer || tv.IsNil() {
+		panic("errors: target must be a non-nil pointer")
+	}
+	tt := tv.Type().Elem()
+	if errv == nil {
+		return false
+	}
+	if v := reflect.ValueOf(errv); v.Type().AssignableTo(tt) {
+		tv.Elem().Set(v)
+		return true
+	}
+	err, ok := errv.(error)
+	return ok && asChain(err, tv, tt)
+}
+
+func asChain(err error, tv reflect.Value, tt reflect.Type) bool {
+	for err != nil {
+		v := reflect.ValueOf(err)
+		cands := []reflect.Value{v}
+		s := v
+		if s.Kind() == reflect.Pointer && !s.IsNil() {
+			s = s.Elem()
+		}
+		if s.Kind() == reflect.Struct {
+			if f := s.FieldByName("IValue"); f.IsValid() && f.Kind() == reflect.Interface && !f.IsNil() {
+				cands = append(cands, f.Elem())
+			}
+		}
+		for _, c := range cands {
+			if c.Type().AssignableTo(tt) {
+				tv.Elem().Set(c)
+				return true
+			}
+		}
+		if x, ok := err.(interface{ As(any) bool }); ok && x.As(tv.Interface()) {
+			return true
+		}
+		switch u := err.(type) {
+		case interface{ Unwrap() error }:
+			err = u.Unwrap()
+		case interface{ Unwrap() []error }:
+			for _, e := range u.Unwrap() {
+				if asChain(e, tv, tt) {
+					return true
+				}
+			}
+			return false
+		default:
+			return false
+		}
+	}
+	return false
 }

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"embed"
+	"fmt"
 	"io/fs"
 	"reflect"
 	"sort"
@@ -69,11 +70,20 @@ var (
 	symbols     *symbolTable
 )
 
+// printMapTypes are the interfaces the interpreter implements on script
+// values passed to fmt's functions.
+var printMapTypes = []reflect.Type{
+	reflect.TypeFor[fmt.Formatter](),
+	reflect.TypeFor[fmt.Stringer](),
+	reflect.TypeFor[error](),
+}
+
 // replaced per execution (see runtime.go); absent from the shared table.
 var perExecution = map[string][]string{
-	"fmt":  {"Print", "Printf", "Println", "Scan", "Scanf", "Scanln"},
-	"log":  {"Fatal", "Fatalf", "Fatalln", "Flags", "Output", "Panic", "Panicf", "Panicln", "Prefix", "Print", "Printf", "Println", "SetFlags", "SetOutput", "SetPrefix", "Writer", "Default"},
-	"time": {"Sleep"},
+	"fmt":    {"Print", "Printf", "Println", "Scan", "Scanf", "Scanln"},
+	"log":    {"Fatal", "Fatalf", "Fatalln", "Flags", "Output", "Panic", "Panicf", "Panicln", "Prefix", "Print", "Printf", "Println", "SetFlags", "SetOutput", "SetPrefix", "Writer", "Default"},
+	"time":   {"Sleep"},
+	"errors": {"As"},
 }
 
 func loadSymbols() *symbolTable {
@@ -114,7 +124,17 @@ func loadSymbols() *symbolTable {
 			t.byName[path] = path
 		}
 		t.byName["os"] = "os"
-		t.mapTypes = interp.Exports{".": {"MapTypes": reflect.ValueOf(stdlib.MapTypes)}}
+		// Let fmt see the script's Error methods too (yaegi maps only
+		// Formatter and Stringer), so %w and %v work on script errors.
+		mt := make(map[reflect.Value][]reflect.Type, len(stdlib.MapTypes))
+		for k, v := range stdlib.MapTypes {
+			mt[k] = v
+		}
+		fmtSyms := t.pkgs["fmt"]["fmt/./fmt"]
+		for _, name := range []string{"Errorf", "Sprint", "Sprintf", "Sprintln", "Fprint", "Fprintf", "Fprintln"} {
+			mt[fmtSyms[name]] = printMapTypes
+		}
+		t.mapTypes = interp.Exports{".": {"MapTypes": reflect.ValueOf(mt)}}
 		symbols = t
 	})
 	return symbols
