@@ -120,6 +120,9 @@ func unquoteArguments(raw json.RawMessage) (json.RawMessage, error) {
 		if err := json.Unmarshal(raw, &s); err != nil {
 			return nil, err
 		}
+		if s == "" {
+			return nil, nil
+		}
 		return json.RawMessage(s), nil
 	}
 	return raw, nil
