@@ -226,10 +226,10 @@ func (g *geminiConv) conv(s map[string]any, depth int) map[string]any {
 				strs = false
 			}
 		}
-		if !strs { // Gemini enums are strings only
+		if !strs || out["type"] != nil && out["type"] != "STRING" { // Gemini enums are strings only
 			delete(out, "enum")
-		} else if out["type"] == nil {
-			out["type"] = "STRING"
+		} else {
+			out["type"], out["format"] = "STRING", "enum"
 		}
 	}
 	if props, ok := s["properties"].(map[string]any); ok {
