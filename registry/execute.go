@@ -162,8 +162,11 @@ func (r *Registry) ExecuteToolCalls(ctx context.Context, calls []ToolCall, opts 
 			opts = append(base[:1:1], executor.WithTimeout(t.Metadata.Timeout))
 		}
 		var fn any = t.Func
-		if mode == ModeProcess {
+		switch {
+		case mode == ModeProcess:
 			fn = t.ProcessFunc
+		case t.serial != nil:
+			fn = t.run
 		}
 		return b.Submit(fn, args[i], opts...)
 	}

@@ -287,3 +287,31 @@ func TestRegistry_ExecuteToolCallsProcess(t *testing.T) {
 	require.NoError(t, err)
 	require.ErrorIs(t, results[0].Err, registry.ErrNotProcessable)
 }
+
+func TestRegistry_ConcurrencyUnsafeRunsAlone(t *testing.T) {
+	var p concurrencyProbe
+	r := registry.New("c", registry.WithMaxWorkers(4))
+	defer r.Close()
+	require.NoError(t, r.Register(p.tool(nil), registry.WithName("unsafe"),
+		registry.WithMetadata(registry.ToolMetadata{ConcurrencyUnsafe: true})))
+	proj := r.Projections()["unsafe"]
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Go(func() {
+			for range 50 {
+				_, err := proj.Call(context.Background(), nil)
+				assert.NoError(t, err)
+			}
+		})
+		wg.Go(func() {
+			for range 10 {
+				res, err := r.ExecuteToolCalls(context.Background(), []registry.ToolCall{{Name: "unsafe"}, {Name: "unsafe"}})
+				if assert.NoError(t, err) {
+					assert.NoError(t, res[0].Err)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	assert.Equal(t, int32(1), p.peak.Load(), "projections and concurrent batches never overlap runs of the tool")
+}

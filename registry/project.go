@@ -22,7 +22,8 @@ func (p *projected) Namespace() string       { return p.t.Namespace }
 func (p *projected) MethodName() string      { return p.t.MethodName }
 
 // Call validates args against the tool's schema, applies its timeout and
-// calls it in the calling goroutine.
+// calls it in the calling goroutine (one run at a time for a
+// ConcurrencyUnsafe tool).
 func (p *projected) Call(ctx context.Context, args map[string]any) (any, error) {
 	if args == nil {
 		args = map[string]any{}
@@ -35,7 +36,7 @@ func (p *projected) Call(ctx context.Context, args map[string]any) (any, error) 
 		ctx, cancel = context.WithTimeout(ctx, d)
 		defer cancel()
 	}
-	return p.t.Func(ctx, args)
+	return p.t.run(ctx, args)
 }
 
 // Projections returns the enabled tools as projections for engine.Execute,

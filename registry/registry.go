@@ -400,6 +400,10 @@ func (r *Registry) prepare(t *Tool) error {
 	if t.compiled, err = schema.Compile(t.Parameters); err != nil {
 		return fmt.Errorf("%w: tool %q: %w", ErrInvalidTool, t.Name, err)
 	}
+	t.serial = nil
+	if t.Metadata.ConcurrencyUnsafe {
+		t.serial = new(sync.Mutex)
+	}
 	return nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/toolscript/toolscript/executor"
@@ -47,6 +48,7 @@ type Tool struct {
 
 	sep      Separator
 	compiled *schema.Schema
+	serial   *sync.Mutex // for ConcurrencyUnsafe tools: one run at a time in this process
 }
 
 // QualifiedName returns Namespace, the registry's separator and MethodName
@@ -60,6 +62,16 @@ func (t *Tool) QualifiedName() string {
 		return t.Namespace + string(sep) + t.MethodName
 	}
 	return t.Name
+}
+
+// run calls the tool in this process, one run at a time for a
+// ConcurrencyUnsafe tool.
+func (t *Tool) run(ctx context.Context, args map[string]any) (any, error) {
+	if t.serial != nil {
+		t.serial.Lock()
+		defer t.serial.Unlock()
+	}
+	return t.Func(ctx, args)
 }
 
 // clone returns a deep copy of t sharing only immutable parts.
@@ -91,7 +103,8 @@ type ToolMetadata struct {
 	Timeout time.Duration
 	// ConcurrencyUnsafe marks a tool that must not run alongside other
 	// calls: an ExecuteToolCalls batch containing it runs one call at a
-	// time, in order.
+	// time, in order, and runs of the tool in this process (from any batch
+	// or projection) never overlap.
 	ConcurrencyUnsafe bool
 	// Tags classify the tool.
 	Tags []Tag
