@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"sort"
 	"sync"
 
 	"github.com/toolscript/toolscript/executor"
@@ -209,7 +210,10 @@ var (
 //     which can also run in ModeProcess;
 //   - a Tool or *Tool built by hand (it is copied);
 //   - a projection.ToolProjection, with its schema and namespace when it
-//     implements projection.SchemaProjection and projection.Namespaced.
+//     implements projection.SchemaProjection and projection.Namespaced;
+//   - a whole namespace: a map[string]projection.ToolProjection (the shape
+//     engine.Execute takes), each registered as above in key order, all or
+//     none. WithNamespace then applies to every tool; WithName is refused.
 //
 // The name comes from WithName, else from the tool or projection, else the
 // function's declared name. Names and namespaces are normalized with
@@ -225,6 +229,9 @@ func (r *Registry) Register(x any, opts ...RegisterOption) error {
 			o(&cfg)
 		}
 	}
+	if ns, ok := x.(map[string]projection.ToolProjection); ok {
+		return r.registerAll(ns, cfg)
+	}
 	t, err := buildTool(x, &cfg)
 	if err != nil {
 		return err
@@ -235,6 +242,47 @@ func (r *Registry) Register(x any, opts ...RegisterOption) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.insertLocked(t, cfg.replace)
+}
+
+// registerAll registers every projection of ns, atomically.
+func (r *Registry) registerAll(ns map[string]projection.ToolProjection, cfg regConfig) error {
+	if cfg.name != "" {
+		return fmt.Errorf("%w: WithName cannot name a whole namespace", ErrInvalidTool)
+	}
+	keys := make([]string, 0, len(ns))
+	for k := range ns {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	tools := make([]*Tool, 0, len(keys))
+	for _, k := range keys {
+		if ns[k] == nil {
+			return fmt.Errorf("%w: %q: nil projection", ErrInvalidTool, k)
+		}
+		c := cfg
+		t, err := buildTool(ns[k], &c)
+		if err != nil {
+			return fmt.Errorf("%q: %w", k, err)
+		}
+		if err := r.prepare(t); err != nil {
+			return fmt.Errorf("%q: %w", k, err)
+		}
+		tools = append(tools, t)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	seen := map[string]bool{}
+	for _, t := range tools {
+		_, dup := r.tools[t.Name]
+		if seen[t.Name] || dup && !cfg.replace {
+			return fmt.Errorf("%w: %q is already registered (use WithReplace to replace it)", ErrDuplicateTool, t.Name)
+		}
+		seen[t.Name] = true
+	}
+	for _, t := range tools {
+		_ = r.insertLocked(t, true)
+	}
+	return nil
 }
 
 // buildTool makes an unnormalized tool of x and the options.

@@ -325,3 +325,26 @@ func TestRegistry_Namespaces(t *testing.T) {
 }
 
 var _ = errors.New
+
+func TestRegistry_RegisterNamespace(t *testing.T) {
+	ns := map[string]projection.ToolProjection{
+		"multiply": projection.MustDirect("multiply", multiply, "Multiply.", projection.WithParams("a", "b")),
+		"add":      projection.MustDirect("add", func(a, b float64) float64 { return a + b }, "Add.", projection.WithParams("a", "b")),
+	}
+	r := registry.New("r")
+	require.NoError(t, r.Register(ns, registry.WithNamespace("math_ops")))
+	assert.Equal(t, []string{"math_ops-add", "math_ops-multiply"}, r.Names())
+	got, err := r.Projections()["math_ops-add"].Call(context.Background(), map[string]any{"a": 1, "b": 2})
+	require.NoError(t, err)
+	assert.Equal(t, 3.0, got)
+
+	// All or nothing.
+	bad := map[string]projection.ToolProjection{"ok": ns["add"], "zz": nil}
+	r2 := registry.New("r2")
+	require.ErrorIs(t, r2.Register(bad), registry.ErrInvalidTool)
+	assert.Empty(t, r2.Names())
+	require.ErrorIs(t, r.Register(ns, registry.WithNamespace("math_ops")), registry.ErrDuplicateTool)
+	assert.Len(t, r.Names(), 2)
+	require.NoError(t, r.Register(ns, registry.WithNamespace("math_ops"), registry.WithReplace()))
+	require.ErrorIs(t, r.Register(ns, registry.WithName("x")), registry.ErrInvalidTool)
+}
