@@ -207,14 +207,13 @@ func (x *execution) interpret(prog *program, surf *surface, symbols *symbolTable
 		must(it.Use(interp.Exports{globalsPath + "/globals": syms}))
 	}
 
-	compiled, err := compile(it, prog.src)
-	if err != nil {
-		return x.result(CodeError, prog.scriptError(err))
-	}
+	// EvalWithContext compiles and runs. (ExecuteWithContext would let a
+	// compiled program be reused, but it races on its named results when
+	// its context is cancelled, which is how every execution ends here.)
 	runCtx, stop := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		_, err := it.ExecuteWithContext(runCtx, compiled)
+		_, err := it.EvalWithContext(runCtx, prog.src)
 		done <- err
 	}()
 	var runErr error
@@ -244,6 +243,10 @@ func (x *execution) interpret(prog *program, surf *surface, symbols *symbolTable
 	case !errors.Is(cause, errEnded) && !isFinished(x.finished):
 		return x.result(codeFor(cause), x.contextError(cause))
 	case runErr != nil && !errors.Is(runErr, context.Canceled):
+		var p interp.Panic
+		if errors.As(runErr, &p) {
+			runErr = fmt.Errorf("internal compiler error: %v", p.Value)
+		}
 		return x.result(CodeError, prog.scriptError(runErr))
 	case outcome == nil:
 		if !errors.Is(cause, errEnded) {
@@ -290,16 +293,6 @@ func (x *execution) contextError(cause error) error {
 		return fmt.Errorf("engine: execution cancelled: %w", cause)
 	}
 	return cause
-}
-
-// compile compiles src, turning an interpreter panic into an error.
-func compile(it *interp.Interpreter, src string) (p *interp.Program, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("internal compiler error: %v", r)
-		}
-	}()
-	return it.Compile(src)
 }
 
 // result freezes the execution into a CodeResult.

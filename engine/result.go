@@ -89,7 +89,11 @@ type ScriptError struct {
 	Line, Column int    // 1-based position in the script the model wrote; 0 if unknown
 	Msg          string // the interpreter's message
 	Source       string // the script's line at Line, "" if unknown
+	Err          error  // the cause when it is a sentinel such as ErrImportNotAllowed, else nil
 }
+
+// Unwrap returns the cause, if any.
+func (e *ScriptError) Unwrap() error { return e.Err }
 
 // Error renders "line L:C: msg" followed by the source line and a caret.
 func (e *ScriptError) Error() string {

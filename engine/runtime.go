@@ -48,6 +48,15 @@ func (x *execution) fail(cause error) { x.cancel(cause) }
 // It blocks until the host has ended the execution, so that the
 // interpreter stops every goroutine the script left behind.
 func (x *execution) finish(r any) {
+	// The interpreter sometimes hands over a recovered value still
+	// wrapped in a reflect.Value.
+	for {
+		rv, ok := r.(reflect.Value)
+		if !ok || !rv.IsValid() || !rv.CanInterface() {
+			break
+		}
+		r = rv.Interface()
+	}
 	x.finOnce.Do(func() {
 		x.mu.Lock()
 		x.outcome = r

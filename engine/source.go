@@ -122,7 +122,7 @@ func normalizeFile(code string, fset *token.FileSet, file *ast.File, imp importa
 	// the rest of the line back its own columns.
 	nameEnd := fset.Position(file.Name.End())
 	pkgStart := fset.Position(file.Package)
-	header := "package main;" + p.importDecl(auto) + lineDirective(nameEnd.Line, nameEnd.Column)
+	header := lineDirective(pkgStart.Line, pkgStart.Column) + "package main;" + p.importDecl(auto) + lineDirective(nameEnd.Line, nameEnd.Column)
 	edits = append(edits, edit{off: pkgStart.Offset, text: header + "/*"}, edit{off: nameEnd.Offset, text: "*/"})
 	// Rename the model's main so the generated main can guard it.
 	mainPos := fset.Position(mainFn.Name.Pos())
@@ -202,7 +202,7 @@ func (p *program) collectImports(fset *token.FileSet, specs []*ast.ImportSpec, i
 		}
 		if !imp.allowed(path) {
 			pos := fset.Position(s.Path.Pos())
-			return nil, &ScriptError{Line: pos.Line, Column: pos.Column, Source: p.line(pos.Line),
+			return nil, &ScriptError{Line: pos.Line, Column: pos.Column, Source: p.line(pos.Line), Err: ErrImportNotAllowed,
 				Msg: fmt.Sprintf("%v: %q is not available to scripts (see engine.Packages for the allowlist)", ErrImportNotAllowed, path)}
 		}
 		name := path[strings.LastIndex(path, "/")+1:]
@@ -493,7 +493,9 @@ func normalizeBare(code string, imp importable, p *program) (*program, error) {
 	edits = append(edits, rewriteQuirks(skeleton, fset, file)...)
 	src := applyEdits(skeleton, edits)
 	// Put the generated imports after the package clause.
-	src = "package main;" + p.importDecl(auto) + strings.TrimPrefix(src, "package main;")
+	// The generated header carries the script's file name too: yaegi
+	// scopes imports by the file name of the position that uses them.
+	src = lineDirective(1, 1) + "package main;" + p.importDecl(auto) + strings.TrimPrefix(src, "package main;")
 	p.src = src + p.trailer(file)
 	return p, nil
 }
