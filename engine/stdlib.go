@@ -42,14 +42,14 @@ var sourcePackages = map[string]bool{"slices": true, "maps": true, "cmp": true}
 // sourceDeps are the host packages each source package imports.
 var sourceDeps = map[string][]string{"slices": {"sort"}}
 
-//go:embed all:gosrc
+//go:embed all:_gosrc
 var goSource embed.FS
 
 // sourceFS is the interpreter's only source file system: the embedded
 // generic packages under src/. Relative imports and everything else on the
 // host's disk are out of reach.
 var sourceFS = func() fs.FS {
-	sub, err := fs.Sub(goSource, "gosrc")
+	sub, err := fs.Sub(goSource, "_gosrc")
 	if err != nil {
 		panic(err)
 	}
