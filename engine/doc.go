@@ -1,0 +1,59 @@
+// Package engine runs Go scripts written by a language model against a
+// namespace of tools, in an embedded yaegi interpreter: programmatic tool
+// calling ("code mode") for Go.
+//
+// A script is a full program (package main with func main) or bare
+// statements; imports are optional. Each tool of the namespace
+// (map[string]projection.ToolProjection) is a function of a Go package
+// named after its namespace: the tool "math_ops-multiply" (or
+// "math_ops.multiply") is math_ops.Multiply, a tool without namespace lives
+// in package tools, and tools.Call(name, args) calls any tool by name.
+// Tool functions take the keyword arguments as map[string]any and return
+// (any, error). Describe prints this surface as Go declarations for the
+// model's prompt.
+//
+//	res, err := engine.Execute(ctx, `
+//		r, err := math_ops.Multiply(map[string]any{"a": 6, "b": 7})
+//		if err != nil {
+//			panic(err)
+//		}
+//		fmt.Println(r)
+//	`, ns)
+//
+// The script's output is CodeResult.Stdout (and Stderr); its value is the
+// argument of result(v), or the last expression statement of a bare
+// script. Every failure of the script is inside the CodeResult: a compile
+// error or a panic (ReturnCode 1, with the script's line and column), a
+// timeout (CodeTimeout), a tripped limit (CodeLimit), os.Exit(n) (n). The
+// error returned by Execute is only for misuse.
+//
+// # Standard library
+//
+// Scripts can import the packages of Packages, plus toolscript's own "os"
+// (Exit, Stdout, Stderr), and interpreted subsets of "slices", "maps" and
+// "cmp". The builtins min, max and clear work. Output of fmt, print and
+// log goes to the CodeResult only, never to the host's streams.
+//
+// # Limits
+//
+// Limits bound the wall time, the number of tool calls and the output; zero
+// fields take the defaults, Unlimited disables one, and a tripped limit
+// names itself in a *LimitError. Cancellation does not pre-empt host code:
+// every tool receives the script's context and must return once it is done.
+//
+// # Concurrency
+//
+// An Engine is safe for concurrent use, and each Execute gets a fresh
+// interpreter built from a symbol table prepared once per process.
+// Goroutines a script starts are stopped when its execution ends.
+//
+// # Security
+//
+// The in-process engine is not an OS-level boundary. The allowlist decides
+// which symbols a script can reach (no file system, network, processes,
+// reflect, unsafe or runtime), package variables are read-only copies, no
+// source is read from disk, and common accidents (endless loops, output
+// floods, tool-call floods, leaked goroutines) become errors. Hostile or
+// badly broken scripts can still exhaust memory or the stack of the host
+// process; those need the isolated runtime.
+package engine

@@ -1,0 +1,94 @@
+package engine_test
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/toolscript/toolscript/engine"
+	"github.com/toolscript/toolscript/projection"
+)
+
+func ExampleExecute() {
+	multiply := projection.MustDirect("math_ops-multiply",
+		func(a, b float64) float64 { return a * b },
+		"Multiply two numbers.", projection.WithParams("a", "b"))
+	ns := map[string]projection.ToolProjection{multiply.Name(): multiply}
+
+	res, err := engine.Execute(context.Background(), `
+total := 0.0
+for i := 1; i <= 3; i++ {
+	r, err := math_ops.Multiply(map[string]any{"a": i, "b": 10})
+	if err != nil {
+		panic(err)
+	}
+	total += r.(float64)
+}
+fmt.Println("total:", total)
+total * 2
+`, ns)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Print(res.Stdout)
+	fmt.Println("value:", res.Value, "calls:", len(res.ToolCalls), "code:", res.ReturnCode)
+	// Output:
+	// total: 60
+	// value: 120 calls: 3 code: 0
+}
+
+func ExampleExecute_error() {
+	res, _ := engine.Execute(context.Background(), "x := 1\nfmt.Println(y)", nil)
+	fmt.Println(res.ReturnCode)
+	fmt.Println(res.Error)
+	// Output:
+	// 1
+	// line 2:13: undefined: y
+	//     fmt.Println(y)
+	//                 ^
+}
+
+func ExampleWithTimeout() {
+	res, _ := engine.Execute(context.Background(), "for {}", nil, engine.WithTimeout(50*time.Millisecond))
+	fmt.Println(res.ReturnCode == engine.CodeTimeout)
+	fmt.Println(res.Error)
+	// Output:
+	// true
+	// engine: timeout: the script did not finish within 50ms: context deadline exceeded
+}
+
+func ExampleWithLimits() {
+	echo := projection.MustDirect("echo", func(a map[string]any) (any, error) { return a, nil }, "Echo.")
+	ns := map[string]projection.ToolProjection{"echo": echo}
+	res, _ := engine.Execute(context.Background(), `
+for i := 0; i < 10; i++ {
+	if _, err := tools.Echo(nil); err != nil {
+		fmt.Println(i, err)
+		break
+	}
+}`, ns, engine.WithLimits(engine.Limits{MaxToolCalls: 3}))
+	fmt.Print(res.Stdout)
+	fmt.Println(res.ReturnCode == engine.CodeLimit, res.Error)
+	// Output:
+	// 3 engine: limit exceeded: MaxToolCalls (3)
+	// true engine: limit exceeded: MaxToolCalls (3)
+}
+
+func ExampleDescribe() {
+	add := projection.MustDirect("math_ops-add", func(a, b float64) float64 { return a + b }, "Add a and b.", projection.WithParams("a", "b"))
+	fmt.Print(engine.Describe(map[string]projection.ToolProjection{add.Name(): add}))
+	// Output:
+	// package math_ops
+	//
+	// // Add calls tool "math_ops-add". Add a and b.
+	// func Add(args map[string]any) (any, error)
+	//
+	// package tools
+	//
+	// // Call calls any tool of the namespace by its name, such as
+	// // "math_ops-multiply".
+	// func Call(name string, args map[string]any) (any, error)
+	//
+	// // Names lists the names of every tool, sorted.
+	// func Names() []string
+}
