@@ -306,8 +306,17 @@ func (x *execution) result(code int, err error) CodeResult {
 		Stdout: stdout, Stderr: stderr,
 		StdoutTruncated: outTrunc, StderrTruncated: errTrunc,
 		ReturnCode: code,
-		ToolCalls:  x.calls,
 		Err:        err,
+	}
+	if len(x.calls) > 0 {
+		// A copy: calls still running keep writing to the execution's.
+		r.ToolCalls = append([]ToolCall(nil), x.calls...)
+		for i, start := range x.starts {
+			if !start.IsZero() {
+				r.ToolCalls[i].Duration = time.Since(start)
+				r.ToolCalls[i].Error = ErrCallUnfinished.Error()
+			}
+		}
 	}
 	if x.hasValue {
 		r.Value = x.value

@@ -79,6 +79,9 @@ var (
 	ErrImportNotAllowed = errors.New("engine: import not allowed")
 	// ErrClosed reports use of a closed runtime.
 	ErrClosed = errors.New("engine: runtime is closed")
+	// ErrCallUnfinished marks, in CodeResult.ToolCalls, a tool call that
+	// was still running when the execution ended.
+	ErrCallUnfinished = errors.New("engine: the execution ended during the call")
 	// ErrExecutionEnded reports a tool call made after the execution ended,
 	// from a goroutine the script left running.
 	ErrExecutionEnded = errors.New("engine: execution has ended")

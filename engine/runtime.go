@@ -29,6 +29,7 @@ type execution struct {
 
 	mu       sync.Mutex
 	calls    []ToolCall
+	starts   []time.Time // start of each call still running, zero once done
 	value    any
 	hasValue bool
 	panicAt  [2]int // line, column of the last explicit panic
@@ -106,14 +107,21 @@ func (x *execution) callTool(p projection.ToolProjection, args map[string]any) (
 		return nil, lerr
 	}
 	start := time.Now()
+	// The call enters the trace when it starts, so a call still running
+	// when the execution ends is reported too.
+	x.mu.Lock()
+	i := len(x.calls)
+	x.calls = append(x.calls, ToolCall{Name: p.Name(), Args: args})
+	x.starts = append(x.starts, start)
+	x.mu.Unlock()
 	res, err = safeCall(x.ctx, p, args)
 	d := time.Since(start)
-	tc := ToolCall{Name: p.Name(), Args: args, Duration: d}
-	if err != nil {
-		tc.Error = err.Error()
-	}
 	x.mu.Lock()
-	x.calls = append(x.calls, tc)
+	x.calls[i].Duration = d
+	if err != nil {
+		x.calls[i].Error = err.Error()
+	}
+	x.starts[i] = time.Time{}
 	x.mu.Unlock()
 	return res, err
 }

@@ -390,29 +390,44 @@ func rewriteQuirks(src string, fset *token.FileSet, file ast.Node) []edit {
 	var edits []edit
 	off := func(p token.Pos) int { return fset.Position(p).Offset }
 	n := 0
+	fix := func(st *ast.AssignStmt) {
+		if st.Tok != token.DEFINE || len(st.Lhs) != 2 || len(st.Rhs) != 1 {
+			return
+		}
+		ta, ok := st.Rhs[0].(*ast.TypeAssertExpr)
+		if !ok || ta.Type == nil {
+			return
+		}
+		v, _ := st.Lhs[0].(*ast.Ident)
+		okID, _ := st.Lhs[1].(*ast.Ident)
+		if v == nil || okID == nil || v.Name == "_" {
+			return
+		}
+		okName := okID.Name
+		if okName == "_" {
+			n++
+			okName = fmt.Sprintf("%s_ok%d", rtAlias, n)
+			edits = append(edits, edit{off: off(okID.Pos()), end: off(okID.End()), text: okName})
+		}
+		typ := src[off(ta.Type.Pos()):off(ta.Type.End())]
+		edits = append(edits, edit{off: off(st.End()), text: fmt.Sprintf("; if !%s { %s = *new(%s) }", okName, v.Name, typ)})
+	}
+	// Only statements of a statement list: an if or switch init cannot
+	// take a second statement, and its scope ends with the statement.
 	ast.Inspect(file, func(node ast.Node) bool {
+		var list []ast.Stmt
 		switch st := node.(type) {
-		case *ast.AssignStmt:
-			if st.Tok != token.DEFINE || len(st.Lhs) != 2 || len(st.Rhs) != 1 {
-				return true
+		case *ast.BlockStmt:
+			list = st.List
+		case *ast.CaseClause:
+			list = st.Body
+		case *ast.CommClause:
+			list = st.Body
+		}
+		for _, s := range list {
+			if as, ok := s.(*ast.AssignStmt); ok {
+				fix(as)
 			}
-			ta, ok := st.Rhs[0].(*ast.TypeAssertExpr)
-			if !ok || ta.Type == nil {
-				return true
-			}
-			v, _ := st.Lhs[0].(*ast.Ident)
-			okID, _ := st.Lhs[1].(*ast.Ident)
-			if v == nil || okID == nil || v.Name == "_" {
-				return true
-			}
-			okName := okID.Name
-			if okName == "_" {
-				n++
-				okName = fmt.Sprintf("%s_ok%d", rtAlias, n)
-				edits = append(edits, edit{off: off(okID.Pos()), end: off(okID.End()), text: okName})
-			}
-			typ := src[off(ta.Type.Pos()):off(ta.Type.End())]
-			edits = append(edits, edit{off: off(st.End()), text: fmt.Sprintf("; if !%s { %s = *new(%s) }", okName, v.Name, typ)})
 		}
 		return true
 	})
@@ -600,6 +615,16 @@ func splitTopLevel(code string) ([]segment, error) {
 		case t.tok == token.IMPORT && leading:
 			end := endOfStatement(i)
 			add(segImport, i, end)
+			// Stop the import at its semicolon, before any comment
+			// that follows it.
+			if last := &segs[len(segs)-1]; toks[end-1].tok == token.SEMICOLON && end-2 >= i {
+				t := toks[end-2]
+				n := len(t.lit)
+				if n == 0 {
+					n = len(t.tok.String())
+				}
+				last.end = f.Offset(t.pos) + n
+			}
 			i = end
 			continue
 		case t.tok == token.FUNC && i+1 < len(toks) && (toks[i+1].tok == token.IDENT || toks[i+1].tok == token.LPAREN && isMethod(toks, i+1)):
@@ -622,7 +647,9 @@ func splitTopLevel(code string) ([]segment, error) {
 			end := closeBlock(j, token.LBRACE, token.RBRACE)
 			add(segDecl, i, end)
 			i = end
-		case t.tok == token.TYPE:
+		case t.tok == token.TYPE || t.tok == token.CONST:
+			// Types and constants move to package level with the
+			// functions, which may use them.
 			end := endOfStatement(i)
 			add(segDecl, i, end)
 			i = end
