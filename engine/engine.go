@@ -148,6 +148,9 @@ func run(ctx context.Context, code string, ns map[string]projection.ToolProjecti
 		defer cancel()
 	}
 	x := &execution{ctx: ctx, cancel: cancelCause, limits: limits, finished: make(chan struct{})}
+	if limits.MaxParallelTools > 0 {
+		x.toolSem = make(chan struct{}, limits.MaxParallelTools)
+	}
 	outLimit := limits.MaxOutputBytes
 	x.stdout = &capWriter{limit: outLimit, tee: s.stdout, onOverflow: func() {
 		x.fail(&LimitError{Limit: "MaxOutputBytes", Value: int64(outLimit)})
@@ -210,6 +213,8 @@ func (x *execution) interpret(prog *program, surf *surface, symbols *symbolTable
 	// EvalWithContext compiles and runs. (ExecuteWithContext would let a
 	// compiled program be reused, but it races on its named results when
 	// its context is cancelled, which is how every execution ends here.)
+	watchdog.add(x)
+	defer watchdog.remove(x)
 	runCtx, stop := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
@@ -240,6 +245,11 @@ func (x *execution) interpret(prog *program, surf *surface, symbols *symbolTable
 	x.mu.Unlock()
 
 	switch {
+	case errors.Is(cause, errGoroutinePanic):
+		x.mu.Lock()
+		pe := x.goPanic
+		x.mu.Unlock()
+		return x.result(CodeError, pe)
 	case !errors.Is(cause, errEnded) && !isFinished(x.finished):
 		return x.result(codeFor(cause), x.contextError(cause))
 	case runErr != nil && !errors.Is(runErr, context.Canceled):
@@ -256,6 +266,9 @@ func (x *execution) interpret(prog *program, surf *surface, symbols *symbolTable
 		}
 		return x.result(CodeOK, nil)
 	}
+	if le, ok := outcome.(*LimitError); ok {
+		return x.result(CodeLimit, le)
+	}
 	if ex, ok := outcome.(*exitSignal); ok {
 		if ex.code == 0 {
 			return x.result(CodeOK, nil)
@@ -265,8 +278,14 @@ func (x *execution) interpret(prog *program, surf *surface, symbols *symbolTable
 	return x.result(CodeError, prog.panicError(outcome, x, diag))
 }
 
-// errEnded is the cancellation cause of an execution that ended normally.
-var errEnded = errors.New("engine: execution ended")
+// Internal cancellation causes.
+var (
+	// errEnded ends an execution that finished.
+	errEnded = errors.New("engine: execution ended")
+	// errGoroutinePanic ends an execution whose goroutine panicked; the
+	// panic is in execution.goPanic.
+	errGoroutinePanic = errors.New("engine: a goroutine of the script panicked")
+)
 
 func isFinished(ch chan struct{}) bool {
 	select {

@@ -16,11 +16,22 @@ const (
 	DefaultMaxToolCalls = 10_000
 	// DefaultMaxOutputBytes bounds stdout and stderr, each.
 	DefaultMaxOutputBytes = 1 << 20
+	// DefaultMaxParallelTools bounds the tool calls running at once.
+	DefaultMaxParallelTools = 64
+	// DefaultMaxGoroutines bounds the goroutines a script runs at once.
+	DefaultMaxGoroutines = 1_000
+	// DefaultMaxCallDepth bounds the depth of recursive script functions.
+	DefaultMaxCallDepth = 10_000
+	// DefaultMaxAllocLen bounds the length of one make or strings.Repeat.
+	DefaultMaxAllocLen = 1 << 26
+	// DefaultMaxMemoryBytes bounds the host's live heap while the
+	// execution runs.
+	DefaultMaxMemoryBytes = 4 << 30
 )
 
 // Limits bound one execution. A zero field takes the package default; the
 // constant Unlimited (or any negative value) disables that limit. Limits
-// are plain data, enforced in one place, and a tripped limit ends the
+// are plain data, enforced in one place each, and a tripped limit ends the
 // execution with a *LimitError naming the field (ReturnCode CodeLimit).
 type Limits struct {
 	// Timeout bounds the wall time, set-up included (DefaultTimeout). Its
@@ -33,32 +44,71 @@ type Limits struct {
 	// (DefaultMaxOutputBytes). Output past it is dropped and the execution
 	// ends.
 	MaxOutputBytes int
+	// MaxParallelTools bounds the tool calls running at the same time
+	// (DefaultMaxParallelTools); further calls wait for a free slot.
+	MaxParallelTools int
+	// MaxGoroutines bounds the goroutines the script runs at the same
+	// time (DefaultMaxGoroutines); a go statement past it ends the
+	// execution.
+	MaxGoroutines int
+	// MaxCallDepth bounds the nesting of calls of recursive script
+	// functions (functions that can call themselves, directly or through
+	// others), summed over the script's goroutines (DefaultMaxCallDepth).
+	// It turns runaway recursion into an error instead of a fatal stack
+	// overflow of the host.
+	MaxCallDepth int
+	// MaxAllocLen bounds the length given to one make, strings.Repeat or
+	// bytes.Repeat (DefaultMaxAllocLen), so one oversized allocation is an
+	// error instead of a fatal out-of-memory of the host.
+	MaxAllocLen int
+	// MaxMemoryBytes bounds the host process's live heap while the
+	// execution runs (DefaultMaxMemoryBytes), checked every few
+	// milliseconds. In-process the heap is shared, so every running
+	// execution with a lower limit is stopped; the isolated runtime
+	// measures each worker on its own.
+	MaxMemoryBytes int64
 }
 
 // withDefaults fills zero fields with the package defaults.
 func (l Limits) withDefaults() Limits {
+	def := func(v *int, d int) {
+		if *v == 0 {
+			*v = d
+		}
+	}
 	if l.Timeout == 0 {
 		l.Timeout = DefaultTimeout
 	}
-	if l.MaxToolCalls == 0 {
-		l.MaxToolCalls = DefaultMaxToolCalls
-	}
-	if l.MaxOutputBytes == 0 {
-		l.MaxOutputBytes = DefaultMaxOutputBytes
+	def(&l.MaxToolCalls, DefaultMaxToolCalls)
+	def(&l.MaxOutputBytes, DefaultMaxOutputBytes)
+	def(&l.MaxParallelTools, DefaultMaxParallelTools)
+	def(&l.MaxGoroutines, DefaultMaxGoroutines)
+	def(&l.MaxCallDepth, DefaultMaxCallDepth)
+	def(&l.MaxAllocLen, DefaultMaxAllocLen)
+	if l.MaxMemoryBytes == 0 {
+		l.MaxMemoryBytes = DefaultMaxMemoryBytes
 	}
 	return l
 }
 
 // merge overlays the non-zero fields of o on l.
 func (l Limits) merge(o Limits) Limits {
+	over := func(v *int, o int) {
+		if o != 0 {
+			*v = o
+		}
+	}
 	if o.Timeout != 0 {
 		l.Timeout = o.Timeout
 	}
-	if o.MaxToolCalls != 0 {
-		l.MaxToolCalls = o.MaxToolCalls
-	}
-	if o.MaxOutputBytes != 0 {
-		l.MaxOutputBytes = o.MaxOutputBytes
+	over(&l.MaxToolCalls, o.MaxToolCalls)
+	over(&l.MaxOutputBytes, o.MaxOutputBytes)
+	over(&l.MaxParallelTools, o.MaxParallelTools)
+	over(&l.MaxGoroutines, o.MaxGoroutines)
+	over(&l.MaxCallDepth, o.MaxCallDepth)
+	over(&l.MaxAllocLen, o.MaxAllocLen)
+	if o.MaxMemoryBytes != 0 {
+		l.MaxMemoryBytes = o.MaxMemoryBytes
 	}
 	return l
 }

@@ -172,12 +172,16 @@ func (e *ToolError) Unwrap() error { return e.Err }
 
 // LimitError reports a limit of Limits that the script exceeded.
 type LimitError struct {
-	Limit string // the field of Limits, e.g. "MaxToolCalls"
-	Value int64  // the configured value
+	Limit  string // the field of Limits, e.g. "MaxToolCalls"
+	Value  int64  // the configured value
+	Detail string // what tripped it, e.g. "in function fib"; may be ""
 }
 
 // Error implements error.
 func (e *LimitError) Error() string {
+	if e.Detail != "" {
+		return fmt.Sprintf("engine: limit exceeded: %s (%d) %s", e.Limit, e.Value, e.Detail)
+	}
 	return fmt.Sprintf("engine: limit exceeded: %s (%d)", e.Limit, e.Value)
 }
 

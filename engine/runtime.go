@@ -24,8 +24,12 @@ type execution struct {
 
 	stdout, stderr *capWriter
 
-	ncalls atomic.Int64
-	ended  atomic.Bool
+	ncalls     atomic.Int64
+	ended      atomic.Bool
+	goroutines atomic.Int64  // running goroutines of the script
+	depth      atomic.Int64  // nesting of recursive script functions
+	toolSem    chan struct{} // MaxParallelTools slots; nil for no limit
+	goPanic    *PanicError   // the first panic of a script goroutine
 
 	mu       sync.Mutex
 	calls    []ToolCall
@@ -51,13 +55,7 @@ func (x *execution) fail(cause error) { x.cancel(cause) }
 func (x *execution) finish(r any) {
 	// The interpreter sometimes hands over a recovered value still
 	// wrapped in a reflect.Value.
-	for {
-		rv, ok := r.(reflect.Value)
-		if !ok || !rv.IsValid() || !rv.CanInterface() {
-			break
-		}
-		r = rv.Interface()
-	}
+	r = unwrapValue(r)
 	x.finOnce.Do(func() {
 		x.mu.Lock()
 		x.outcome = r
@@ -106,6 +104,10 @@ func (x *execution) callTool(p projection.ToolProjection, args map[string]any) (
 		x.fail(lerr)
 		return nil, lerr
 	}
+	if err := x.acquireTool(); err != nil {
+		return nil, &ToolError{Tool: p.Name(), Err: err}
+	}
+	defer x.releaseTool()
 	start := time.Now()
 	// The call enters the trace when it starts, so a call still running
 	// when the execution ends is reported too.
@@ -160,6 +162,17 @@ func (x *execution) hostExports() interp.Exports {
 			"SetResult": reflect.ValueOf(x.setResult),
 			"At":        reflect.ValueOf(x.at),
 			"Clear":     reflect.ValueOf(clearValue),
+			"GoStart":   reflect.ValueOf(x.goStart),
+			"GoEnd":     reflect.ValueOf(x.goEnd),
+			"Enter":     reflect.ValueOf(x.enter),
+			"Leave":     reflect.ValueOf(x.leave),
+			"Size":      reflect.ValueOf(x.size),
+		},
+		"strings/./strings": {
+			"Repeat": reflect.ValueOf(x.stringsRepeat),
+		},
+		"bytes/./bytes": {
+			"Repeat": reflect.ValueOf(x.bytesRepeat),
 		},
 		"fmt/./fmt": {
 			"Print":   reflect.ValueOf(print),

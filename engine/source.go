@@ -131,6 +131,7 @@ func normalizeFile(code string, fset *token.FileSet, file *ast.File, imp importa
 	edits = append(edits, p.rewritePanics(fset, file)...)
 	edits = append(edits, rewriteSwitches(fset, file)...)
 	edits = append(edits, rewriteQuirks(code, fset, file)...)
+	edits = append(edits, rewriteGuards(code, fset, file)...)
 	src := applyEdits(code, edits)
 	p.src = src + p.trailer(file)
 	return p, nil
@@ -506,6 +507,7 @@ func normalizeBare(code string, imp importable, p *program) (*program, error) {
 	edits = append(edits, p.rewritePanics(fset, file)...)
 	edits = append(edits, rewriteSwitches(fset, file)...)
 	edits = append(edits, rewriteQuirks(skeleton, fset, file)...)
+	edits = append(edits, rewriteGuards(skeleton, fset, file)...)
 	src := applyEdits(skeleton, edits)
 	// Put the generated imports after the package clause.
 	// The generated header carries the script's file name too: yaegi

@@ -80,10 +80,12 @@ var printMapTypes = []reflect.Type{
 
 // replaced per execution (see runtime.go); absent from the shared table.
 var perExecution = map[string][]string{
-	"fmt":    {"Print", "Printf", "Println", "Scan", "Scanf", "Scanln"},
-	"log":    {"Fatal", "Fatalf", "Fatalln", "Flags", "Output", "Panic", "Panicf", "Panicln", "Prefix", "Print", "Printf", "Println", "SetFlags", "SetOutput", "SetPrefix", "Writer", "Default"},
-	"time":   {"Sleep"},
-	"errors": {"As"},
+	"fmt":     {"Print", "Printf", "Println", "Scan", "Scanf", "Scanln"},
+	"log":     {"Fatal", "Fatalf", "Fatalln", "Flags", "Output", "Panic", "Panicf", "Panicln", "Prefix", "Print", "Printf", "Println", "SetFlags", "SetOutput", "SetPrefix", "Writer", "Default"},
+	"time":    {"Sleep"},
+	"errors":  {"As"},
+	"strings": {"Repeat"},
+	"bytes":   {"Repeat"},
 }
 
 func loadSymbols() *symbolTable {

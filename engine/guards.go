@@ -1,0 +1,190 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"runtime/metrics"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Guards: the host side of the checks the normaliser inserts into scripts
+// (see rewriteGuards), and the memory watchdog.
+
+// goStart is called before each go statement of the script.
+func (x *execution) goStart() {
+	if n := x.goroutines.Add(1); x.limits.MaxGoroutines >= 0 && n > int64(x.limits.MaxGoroutines) {
+		x.goroutines.Add(-1)
+		x.fail(&LimitError{Limit: "MaxGoroutines", Value: int64(x.limits.MaxGoroutines)})
+		<-x.ctx.Done()
+	}
+}
+
+// goEnd is deferred by every goroutine of the script with its recovered
+// panic: a panic in a goroutine ends the execution with that panic as the
+// error instead of ending the host process.
+func (x *execution) goEnd(r any) {
+	x.goroutines.Add(-1)
+	r = unwrapValue(r)
+	if r == nil {
+		return
+	}
+	if le, ok := r.(*LimitError); ok {
+		x.fail(le)
+		return
+	}
+	x.mu.Lock()
+	if x.goPanic == nil {
+		x.goPanic = &PanicError{Value: r, Stack: "a goroutine of the script"}
+	}
+	x.mu.Unlock()
+	x.fail(errGoroutinePanic)
+}
+
+// enter and leave count the nesting of recursive script functions. Past
+// the limit, enter ends the execution and waits for the interpreter to
+// stop: unwinding thousands of interpreted frames by a panic costs time
+// quadratic in the depth, while a stop unwinds them in linear time.
+func (x *execution) enter(fn string) {
+	if n := x.depth.Add(1); x.limits.MaxCallDepth >= 0 && n > int64(x.limits.MaxCallDepth) {
+		x.fail(&LimitError{Limit: "MaxCallDepth", Value: int64(x.limits.MaxCallDepth), Detail: "in function " + fn + " (runaway recursion?)"})
+		<-x.ctx.Done()
+	}
+}
+
+func (x *execution) leave() { x.depth.Add(-1) }
+
+// size checks the length given to make.
+func (x *execution) size(n int) int {
+	if x.limits.MaxAllocLen >= 0 && n > x.limits.MaxAllocLen {
+		panic(&LimitError{Limit: "MaxAllocLen", Value: int64(x.limits.MaxAllocLen), Detail: fmt.Sprintf("(make of length %d)", n)})
+	}
+	return n
+}
+
+func (x *execution) checkRepeat(unit, count int) {
+	if count < 0 {
+		return // the standard function panics with its own message
+	}
+	if x.limits.MaxAllocLen >= 0 && unit > 0 && count > x.limits.MaxAllocLen/unit {
+		panic(&LimitError{Limit: "MaxAllocLen", Value: int64(x.limits.MaxAllocLen), Detail: fmt.Sprintf("(Repeat of %d × %d bytes)", count, unit)})
+	}
+}
+
+func (x *execution) stringsRepeat(s string, count int) string {
+	x.checkRepeat(len(s), count)
+	return strings.Repeat(s, count)
+}
+
+func (x *execution) bytesRepeat(b []byte, count int) []byte {
+	x.checkRepeat(len(b), count)
+	return bytes.Repeat(b, count)
+}
+
+// acquireTool takes a slot of MaxParallelTools.
+func (x *execution) acquireTool() error {
+	if x.toolSem == nil {
+		return nil
+	}
+	select {
+	case x.toolSem <- struct{}{}:
+		return nil
+	case <-x.ctx.Done():
+		return context.Cause(x.ctx)
+	}
+}
+
+func (x *execution) releaseTool() {
+	if x.toolSem != nil {
+		<-x.toolSem
+	}
+}
+
+// unwrapValue takes a value out of the reflect.Value the interpreter
+// sometimes wraps it in.
+func unwrapValue(r any) any {
+	for {
+		rv, ok := r.(interface{ CanInterface() bool })
+		if !ok {
+			return r
+		}
+		v, ok := r.(interface{ Interface() any })
+		if !ok || !rv.CanInterface() {
+			return r
+		}
+		next := v.Interface()
+		if next == r {
+			return r
+		}
+		r = next
+	}
+}
+
+// memoryWatchdog samples the live heap while executions run and stops
+// those whose MaxMemoryBytes it exceeds. It runs only while at least one
+// execution is registered.
+type memoryWatchdog struct {
+	mu      sync.Mutex
+	running map[*execution]struct{}
+	stop    chan struct{}
+	done    chan struct{}
+	every   time.Duration
+}
+
+var watchdog = &memoryWatchdog{running: map[*execution]struct{}{}, every: 5 * time.Millisecond}
+
+func (w *memoryWatchdog) add(x *execution) {
+	if x.limits.MaxMemoryBytes < 0 {
+		return
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.running[x] = struct{}{}
+	if w.stop == nil {
+		w.stop, w.done = make(chan struct{}), make(chan struct{})
+		go w.loop(w.stop, w.done)
+	}
+}
+
+func (w *memoryWatchdog) remove(x *execution) {
+	w.mu.Lock()
+	delete(w.running, x)
+	var stop, done chan struct{}
+	if len(w.running) == 0 && w.stop != nil {
+		stop, done = w.stop, w.done
+		w.stop, w.done = nil, nil
+	}
+	w.mu.Unlock()
+	if stop != nil {
+		close(stop)
+		<-done
+	}
+}
+
+func (w *memoryWatchdog) loop(stop, done chan struct{}) {
+	defer close(done)
+	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	t := time.NewTicker(w.every)
+	defer t.Stop()
+	for {
+		select {
+		case <-stop:
+			return
+		case <-t.C:
+		}
+		metrics.Read(sample)
+		if sample[0].Value.Kind() != metrics.KindUint64 {
+			continue
+		}
+		heap := int64(sample[0].Value.Uint64())
+		w.mu.Lock()
+		for x := range w.running {
+			if heap > x.limits.MaxMemoryBytes {
+				x.fail(&LimitError{Limit: "MaxMemoryBytes", Value: x.limits.MaxMemoryBytes, Detail: fmt.Sprintf("(live heap %d MiB)", heap>>20)})
+			}
+		}
+		w.mu.Unlock()
+	}
+}

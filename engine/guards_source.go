@@ -1,0 +1,170 @@
+package engine
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"sort"
+	"strings"
+)
+
+// rewriteGuards inserts the host checks that keep a script's accidents
+// from taking the host down (see guards.go for the host side):
+//
+//   - go f(a, b) evaluates its arguments in place, then runs the call in a
+//     goroutine that counts against MaxGoroutines and turns a panic into
+//     the execution's error instead of a crash of the host;
+//   - functions that can call themselves (directly or through other
+//     functions of the script) count their nesting against MaxCallDepth;
+//   - the lengths given to make are checked against MaxAllocLen.
+//
+// Insertions keep lines in place; a replaced statement is followed by a
+// line directive back to the model's position.
+func rewriteGuards(src string, fset *token.FileSet, file *ast.File) []edit {
+	var edits []edit
+	off := func(p token.Pos) int { return fset.Position(p).Offset }
+	text := func(n ast.Node) string { return src[off(n.Pos()):off(n.End())] }
+	guard := "defer func() { " + rtAlias + ".GoEnd(recover()) }(); "
+	g := 0
+	ast.Inspect(file, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.GoStmt:
+			call := n.Call
+			if fl, ok := call.Fun.(*ast.FuncLit); ok {
+				edits = append(edits,
+					edit{off: off(n.Pos()), text: rtAlias + ".GoStart(); "},
+					edit{off: off(fl.Body.Lbrace) + 1, text: guard})
+				return true
+			}
+			// go f(a, b): evaluate a and b now, as Go does.
+			g++
+			var names, values, args []string
+			for i, a := range call.Args {
+				if isLiteral(a) {
+					args = append(args, text(a))
+					continue
+				}
+				name := fmt.Sprintf("%s_g%d_%d", rtAlias, g, i)
+				names = append(names, name)
+				values = append(values, text(a))
+				args = append(args, name)
+			}
+			var b strings.Builder
+			b.WriteString("{ ")
+			if len(names) > 0 {
+				fmt.Fprintf(&b, "%s := %s; ", strings.Join(names, ", "), strings.Join(values, ", "))
+			}
+			ellipsis := ""
+			if call.Ellipsis.IsValid() {
+				ellipsis = "..."
+			}
+			fmt.Fprintf(&b, "%s.GoStart(); go func() { %s%s(%s%s) }() }", rtAlias, guard, text(call.Fun), strings.Join(args, ", "), ellipsis)
+			end := fset.Position(n.End())
+			b.WriteString(lineDirective(end.Line, end.Column))
+			edits = append(edits, edit{off: off(n.Pos()), end: off(n.End()), text: b.String()})
+			return false
+		case *ast.CallExpr:
+			id, ok := n.Fun.(*ast.Ident)
+			if !ok || id.Name != "make" || len(n.Args) < 2 {
+				return true
+			}
+			for _, a := range n.Args[1:] {
+				if isLiteral(a) {
+					continue
+				}
+				edits = append(edits,
+					edit{off: off(a.Pos()), text: rtAlias + ".Size(int("},
+					edit{off: off(a.End()), text: "))"})
+			}
+		}
+		return true
+	})
+	edits = append(edits, recursionGuards(fset, file)...)
+	return edits
+}
+
+// recursionGuards instruments the script's recursive functions.
+func recursionGuards(fset *token.FileSet, file *ast.File) []edit {
+	type fn struct {
+		name  string
+		body  *ast.BlockStmt
+		calls map[string]bool
+	}
+	var fns []*fn
+	calls := func(body ast.Node) map[string]bool {
+		out := map[string]bool{}
+		ast.Inspect(body, func(n ast.Node) bool {
+			c, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			switch f := c.Fun.(type) {
+			case *ast.Ident:
+				out[f.Name] = true
+			case *ast.SelectorExpr:
+				out[f.Sel.Name] = true // a method: matched by name
+			}
+			return true
+		})
+		return out
+	}
+	for _, d := range file.Decls {
+		fd, ok := d.(*ast.FuncDecl)
+		if !ok || fd.Body == nil || fd.Name.Name == "main" || fd.Name.Name == userMain {
+			continue
+		}
+		fns = append(fns, &fn{name: fd.Name.Name, body: fd.Body, calls: calls(fd.Body)})
+	}
+	// Function literals assigned to a variable they call: fib = func...
+	ast.Inspect(file, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok || len(as.Lhs) != len(as.Rhs) {
+			return true
+		}
+		for i, r := range as.Rhs {
+			fl, ok := r.(*ast.FuncLit)
+			id, isID := as.Lhs[i].(*ast.Ident)
+			if ok && isID {
+				fns = append(fns, &fn{name: id.Name, body: fl.Body, calls: calls(fl.Body)})
+			}
+		}
+		return true
+	})
+	byName := map[string][]*fn{}
+	for _, f := range fns {
+		byName[f.name] = append(byName[f.name], f)
+	}
+	// reaches reports whether from can call target through the graph.
+	reaches := func(from *fn, target string) bool {
+		seen := map[string]bool{}
+		stack := []*fn{from}
+		for len(stack) > 0 {
+			f := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			names := make([]string, 0, len(f.calls))
+			for c := range f.calls {
+				names = append(names, c)
+			}
+			sort.Strings(names)
+			for _, c := range names {
+				if c == target {
+					return true
+				}
+				if seen[c] {
+					continue
+				}
+				seen[c] = true
+				stack = append(stack, byName[c]...)
+			}
+		}
+		return false
+	}
+	var edits []edit
+	for _, f := range fns {
+		if reaches(f, f.name) {
+			at := fset.Position(f.body.Lbrace).Offset + 1
+			edits = append(edits, edit{off: at, text: fmt.Sprintf("%s.Enter(%q); defer %s.Leave(); ", rtAlias, f.name, rtAlias)})
+		}
+	}
+	return edits
+}
