@@ -144,6 +144,24 @@ func TestExecute_Failures(t *testing.T) {
 			errIs: context.DeadlineExceeded, stdout: "start\n", ncalls: 1, maxTime: 5 * time.Second},
 		{name: "tool call limit", code: "for i := 0; ; i++ {\n\tif _, err := math_ops.Add(map[string]any{\"a\": i, \"b\": 1}); err != nil {\n\t\tfmt.Println(\"stopped at\", i)\n\t\tbreak\n\t}\n}",
 			opts: []engine.Option{engine.WithLimits(engine.Limits{MaxToolCalls: 5})}, rc: engine.CodeLimit, msg: []string{"MaxToolCalls (5)"}, errIs: engine.ErrLimitExceeded, errAs: new(*engine.LimitError), ncalls: 5},
+		{name: "unbounded recursion", code: "func f(n int) int { return f(n+1) + 1 }\nfmt.Println(f(0))", rc: engine.CodeLimit,
+			msg: []string{"MaxCallDepth (10000)", "in function f"}, errIs: engine.ErrLimitExceeded, maxTime: 10 * time.Second},
+		{name: "mutual recursion", code: "func ping(n int) int { return pong(n) + 1 }\nfunc pong(n int) int { return ping(n) }\nping(1)", opts: []engine.Option{engine.WithLimits(engine.Limits{MaxCallDepth: 100})},
+			rc: engine.CodeLimit, msg: []string{"MaxCallDepth (100)"}, maxTime: 5 * time.Second},
+		{name: "recursive closure", code: "var f func(int) int\nf = func(n int) int { return f(n+1) }\nf(0)", opts: []engine.Option{engine.WithLimits(engine.Limits{MaxCallDepth: 50})},
+			rc: engine.CodeLimit, msg: []string{"MaxCallDepth (50) in function f"}, maxTime: 5 * time.Second},
+		{name: "huge make", code: "b := make([]byte, 1<<40)\nfmt.Println(len(b))", rc: engine.CodeLimit, msg: []string{"MaxAllocLen", "make of length 1099511627776"}},
+		{name: "huge make from a variable", code: "n := 1 << 40\nm := make(map[int]int, n)\nfmt.Println(len(m))", rc: engine.CodeLimit, msg: []string{"MaxAllocLen"}},
+		{name: "huge repeat", code: "fmt.Println(len(strings.Repeat(\"ab\", 1<<40)))", rc: engine.CodeLimit, msg: []string{"MaxAllocLen", "Repeat"}},
+		{name: "memory growth", code: "s := \"x\"\nfor { s += s }", opts: []engine.Option{engine.WithLimits(engine.Limits{MaxMemoryBytes: 64 << 20})},
+			rc: engine.CodeLimit, msg: []string{"MaxMemoryBytes (67108864)", "heap grew"}, maxTime: 10 * time.Second},
+		{name: "panic in a goroutine", code: "go func() {\n\tpanic(\"in goroutine\")\n}()\ntime.Sleep(time.Hour)", rc: engine.CodeError,
+			msg: []string{"panic: in goroutine", "goroutine"}, errAs: new(*engine.PanicError), maxTime: 5 * time.Second},
+		{name: "runtime error in a goroutine", code: "done := make(chan bool)\ngo func() {\n\tvar m map[string]int\n\tm[\"x\"] = 1\n\tdone <- true\n}()\n<-done", rc: engine.CodeError,
+			msg: []string{"nil map"}, maxTime: 5 * time.Second},
+		{name: "goroutine bomb", code: "for {\n\tgo func() { time.Sleep(time.Hour) }()\n}", rc: engine.CodeLimit, msg: []string{"MaxGoroutines (1000)"}, maxTime: 5 * time.Second},
+		{name: "goroutines of a named function", code: "var wg sync.WaitGroup\nout := make([]int, 4)\nsq := func(i int, o []int) { defer wg.Done(); o[i] = i * i }\nfor i := range 4 {\n\twg.Add(1)\n\tgo sq(i, out)\n}\nwg.Wait()\nfmt.Println(out)",
+			rc: engine.CodeOK, stdout: "[0 1 4 9]\n"},
 		{name: "output flood", code: "for {\n\tfmt.Println(strings.Repeat(\"x\", 1000))\n}", opts: []engine.Option{engine.WithLimits(engine.Limits{MaxOutputBytes: 10_000})},
 			rc: engine.CodeLimit, msg: []string{"MaxOutputBytes (10000)"}, errIs: engine.ErrLimitExceeded, maxTime: 5 * time.Second},
 	}
@@ -177,6 +195,39 @@ func TestExecute_Failures(t *testing.T) {
 			assert.Equal(t, "next\n", next.Stdout)
 		})
 	}
+}
+
+func TestExecute_MaxParallelTools(t *testing.T) {
+	var mu sync.Mutex
+	cur, peak := 0, 0
+	slow := projection.MustDirect("slow", func(map[string]any) (any, error) {
+		mu.Lock()
+		cur++
+		peak = max(peak, cur)
+		mu.Unlock()
+		time.Sleep(5 * time.Millisecond)
+		mu.Lock()
+		cur--
+		mu.Unlock()
+		return nil, nil
+	}, "")
+	ns := map[string]projection.ToolProjection{"slow": slow}
+	code := "var wg sync.WaitGroup\nfor range 12 {\n\twg.Add(1)\n\tgo func() { defer wg.Done(); tools.Slow(nil) }()\n}\nwg.Wait()"
+	res := exec(t, code, ns, engine.WithLimits(engine.Limits{MaxParallelTools: 3}))
+	require.Equal(t, engine.CodeOK, res.ReturnCode, res.Error)
+	assert.Len(t, res.ToolCalls, 12)
+	assert.LessOrEqual(t, peak, 3)
+	assert.Greater(t, peak, 1, "calls do run in parallel up to the limit")
+}
+
+func TestLimits_Unlimited(t *testing.T) {
+	res := exec(t, "for i := 0; i < 30; i++ { tools.Greet(map[string]any{\"name\": \"x\"}) }\nfmt.Println(strings.Repeat(\"z\", 20))", nil,
+		engine.WithLimits(engine.Limits{MaxToolCalls: engine.Unlimited, MaxOutputBytes: engine.Unlimited, MaxAllocLen: engine.Unlimited, MaxCallDepth: engine.Unlimited, MaxGoroutines: engine.Unlimited, MaxParallelTools: engine.Unlimited, MaxMemoryBytes: engine.Unlimited}))
+	require.Equal(t, engine.CodeOK, res.ReturnCode, res.Error)
+	assert.Len(t, res.ToolCalls, 30)
+	// And small limits trip.
+	res = exec(t, "fmt.Println(strings.Repeat(\"z\", 20))", nil, engine.WithLimits(engine.Limits{MaxAllocLen: 10}))
+	assert.Equal(t, engine.CodeLimit, res.ReturnCode)
 }
 
 func TestExecute_OutputFloodIsTruncated(t *testing.T) {

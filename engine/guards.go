@@ -17,8 +17,9 @@ import (
 func (x *execution) goStart() {
 	if n := x.goroutines.Add(1); x.limits.MaxGoroutines >= 0 && n > int64(x.limits.MaxGoroutines) {
 		x.goroutines.Add(-1)
-		x.fail(&LimitError{Limit: "MaxGoroutines", Value: int64(x.limits.MaxGoroutines)})
-		<-x.ctx.Done()
+		err := &LimitError{Limit: "MaxGoroutines", Value: int64(x.limits.MaxGoroutines)}
+		x.fail(err)
+		panic(err)
 	}
 }
 
@@ -139,6 +140,7 @@ func (w *memoryWatchdog) add(x *execution) {
 	if x.limits.MaxMemoryBytes < 0 {
 		return
 	}
+	x.heapBase = heapBytes()
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.running[x] = struct{}{}
@@ -165,7 +167,6 @@ func (w *memoryWatchdog) remove(x *execution) {
 
 func (w *memoryWatchdog) loop(stop, done chan struct{}) {
 	defer close(done)
-	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
 	t := time.NewTicker(w.every)
 	defer t.Stop()
 	for {
@@ -174,17 +175,24 @@ func (w *memoryWatchdog) loop(stop, done chan struct{}) {
 			return
 		case <-t.C:
 		}
-		metrics.Read(sample)
-		if sample[0].Value.Kind() != metrics.KindUint64 {
-			continue
-		}
-		heap := int64(sample[0].Value.Uint64())
+		heap := heapBytes()
 		w.mu.Lock()
 		for x := range w.running {
-			if heap > x.limits.MaxMemoryBytes {
-				x.fail(&LimitError{Limit: "MaxMemoryBytes", Value: x.limits.MaxMemoryBytes, Detail: fmt.Sprintf("(live heap %d MiB)", heap>>20)})
+			if grown := heap - x.heapBase; grown > x.limits.MaxMemoryBytes {
+				x.fail(&LimitError{Limit: "MaxMemoryBytes", Value: x.limits.MaxMemoryBytes,
+					Detail: fmt.Sprintf("(the heap grew by %d MiB during the execution)", grown>>20)})
 			}
 		}
 		w.mu.Unlock()
 	}
+}
+
+// heapBytes reads the bytes of heap objects, live or not yet swept.
+func heapBytes() int64 {
+	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	metrics.Read(sample)
+	if sample[0].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return int64(sample[0].Value.Uint64())
 }

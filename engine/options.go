@@ -24,9 +24,9 @@ const (
 	DefaultMaxCallDepth = 10_000
 	// DefaultMaxAllocLen bounds the length of one make or strings.Repeat.
 	DefaultMaxAllocLen = 1 << 26
-	// DefaultMaxMemoryBytes bounds the host's live heap while the
-	// execution runs.
-	DefaultMaxMemoryBytes = 4 << 30
+	// DefaultMaxMemoryBytes bounds the growth of the host's heap while
+	// the execution runs.
+	DefaultMaxMemoryBytes = 1 << 30
 )
 
 // Limits bound one execution. A zero field takes the package default; the
@@ -61,11 +61,13 @@ type Limits struct {
 	// bytes.Repeat (DefaultMaxAllocLen), so one oversized allocation is an
 	// error instead of a fatal out-of-memory of the host.
 	MaxAllocLen int
-	// MaxMemoryBytes bounds the host process's live heap while the
-	// execution runs (DefaultMaxMemoryBytes), checked every few
-	// milliseconds. In-process the heap is shared, so every running
-	// execution with a lower limit is stopped; the isolated runtime
-	// measures each worker on its own.
+	// MaxMemoryBytes bounds how much the host process's heap may grow
+	// while the execution runs (DefaultMaxMemoryBytes), checked every few
+	// milliseconds, so runaway growth (a string doubled in a loop) is an
+	// error instead of a fatal out-of-memory. In-process the heap is
+	// shared: growth caused by other work of the host or by concurrent
+	// executions counts too. The isolated runtime measures each worker
+	// on its own.
 	MaxMemoryBytes int64
 }
 

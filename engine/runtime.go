@@ -30,6 +30,7 @@ type execution struct {
 	depth      atomic.Int64  // nesting of recursive script functions
 	toolSem    chan struct{} // MaxParallelTools slots; nil for no limit
 	goPanic    *PanicError   // the first panic of a script goroutine
+	heapBase   int64         // heap bytes when the execution started
 
 	mu       sync.Mutex
 	calls    []ToolCall
