@@ -1,0 +1,42 @@
+package depcheck
+
+import (
+	"os/exec"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// allowed are the modules the library and the command may import, with
+// the reason.
+var allowed = map[string]string{
+	"github.com/toolscript/toolscript": "this module",
+	"github.com/traefik/yaegi":         "the interpreter",
+	"golang.org/x/sync":                "semaphore and errgroup",
+}
+
+// TestDependencies fails when a package of the module (tests excluded)
+// depends on a module outside the allowlist.
+func TestDependencies(t *testing.T) {
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		t.Fatalf("the go command is needed for this test: %v", err)
+	}
+	out, err := exec.Command(goBin, "list", "-deps", "-f", "{{if .Module}}{{.Module.Path}}{{end}}", "github.com/toolscript/toolscript/...").CombinedOutput()
+	require.NoError(t, err, string(out))
+	seen := map[string]bool{}
+	for _, m := range strings.Fields(string(out)) {
+		seen[m] = true
+	}
+	var bad []string
+	for m := range seen {
+		if _, ok := allowed[m]; !ok {
+			bad = append(bad, m)
+		}
+	}
+	sort.Strings(bad)
+	require.Empty(t, bad, "unlisted module dependencies; add them to allowed with a reason, or drop them")
+	require.True(t, seen["github.com/traefik/yaegi"], "the check must see the module's real dependencies")
+}
