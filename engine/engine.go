@@ -188,7 +188,13 @@ func (x *execution) interpret(prog *program, surf *surface, symbols *symbolTable
 			panic(err) // the export tables are built by this package
 		}
 	}
-	must(it.Use(symbols.mapTypes))
+	imported := make(map[string]bool, len(prog.imports))
+	for _, path := range prog.imports {
+		imported[path] = true
+	}
+	if imported["fmt"] || imported["log"] || imported["encoding/json"] {
+		must(it.Use(symbols.mapTypes))
+	}
 	for _, path := range prog.imports {
 		if pkg, ok := symbols.pkgs[path]; ok {
 			must(it.Use(pkg))
@@ -197,7 +203,7 @@ func (x *execution) interpret(prog *program, surf *surface, symbols *symbolTable
 			must(it.Use(symbols.pkgs[dep]))
 		}
 	}
-	must(it.Use(x.hostExports()))
+	must(it.Use(x.hostExports(imported)))
 	must(it.Use(surf.exports(x, prog.imports)))
 	if len(globals) > 0 {
 		syms := map[string]reflect.Value{}
@@ -352,7 +358,6 @@ var posRE = regexp.MustCompile(`^(?:[^\s:]*\.go:)?(\d+):(\d+): (.*)$`)
 // model's line and column.
 func (p *program) scriptError(err error) error {
 	msg := err.Error()
-	msg = strings.ReplaceAll(msg, userMain, "main")
 	msg = strings.ReplaceAll(msg, rtAlias+".", "")
 	if m := posRE.FindStringSubmatch(msg); m != nil {
 		line, _ := strconv.Atoi(m[1])
@@ -387,11 +392,7 @@ func (p *program) panicError(v any, x *execution, diag *capWriter) error {
 	text, _ := diag.close()
 	var frames []string
 	for _, m := range panicFrameRE.FindAllStringSubmatch(text, -1) {
-		name := m[1]
-		if name == userMain {
-			name = "main"
-		}
-		frames = append(frames, name)
+		frames = append(frames, m[1])
 	}
 	pe.Stack = strings.Join(frames, " <- ")
 	return pe

@@ -123,14 +123,14 @@ func unwrapValue(r any) any {
 	}
 }
 
-// memoryWatchdog samples the live heap while executions run and stops
-// those whose MaxMemoryBytes it exceeds. It runs only while at least one
-// execution is registered.
+// memoryWatchdog samples the heap while executions run and stops those
+// whose MaxMemoryBytes the growth exceeds. It runs on a timer that is armed
+// only while at least one execution is registered, so an idle process has
+// no watchdog goroutine.
 type memoryWatchdog struct {
 	mu      sync.Mutex
 	running map[*execution]struct{}
-	stop    chan struct{}
-	done    chan struct{}
+	timer   *time.Timer
 	every   time.Duration
 }
 
@@ -144,46 +144,34 @@ func (w *memoryWatchdog) add(x *execution) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.running[x] = struct{}{}
-	if w.stop == nil {
-		w.stop, w.done = make(chan struct{}), make(chan struct{})
-		go w.loop(w.stop, w.done)
+	if w.timer == nil {
+		w.timer = time.AfterFunc(w.every, w.check)
 	}
 }
 
 func (w *memoryWatchdog) remove(x *execution) {
 	w.mu.Lock()
+	defer w.mu.Unlock()
 	delete(w.running, x)
-	var stop, done chan struct{}
-	if len(w.running) == 0 && w.stop != nil {
-		stop, done = w.stop, w.done
-		w.stop, w.done = nil, nil
-	}
-	w.mu.Unlock()
-	if stop != nil {
-		close(stop)
-		<-done
+	if len(w.running) == 0 && w.timer != nil {
+		w.timer.Stop()
+		w.timer = nil
 	}
 }
 
-func (w *memoryWatchdog) loop(stop, done chan struct{}) {
-	defer close(done)
-	t := time.NewTicker(w.every)
-	defer t.Stop()
-	for {
-		select {
-		case <-stop:
-			return
-		case <-t.C:
+// check runs on the timer: one sample, then re-arm while needed.
+func (w *memoryWatchdog) check() {
+	heap := heapBytes()
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for x := range w.running {
+		if grown := heap - x.heapBase; grown > x.limits.MaxMemoryBytes {
+			x.fail(&LimitError{Limit: "MaxMemoryBytes", Value: x.limits.MaxMemoryBytes,
+				Detail: fmt.Sprintf("(the heap grew by %d MiB during the execution)", grown>>20)})
 		}
-		heap := heapBytes()
-		w.mu.Lock()
-		for x := range w.running {
-			if grown := heap - x.heapBase; grown > x.limits.MaxMemoryBytes {
-				x.fail(&LimitError{Limit: "MaxMemoryBytes", Value: x.limits.MaxMemoryBytes,
-					Detail: fmt.Sprintf("(the heap grew by %d MiB during the execution)", grown>>20)})
-			}
-		}
-		w.mu.Unlock()
+	}
+	if len(w.running) > 0 && w.timer != nil {
+		w.timer.Reset(w.every)
 	}
 }
 

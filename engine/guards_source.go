@@ -110,7 +110,7 @@ func recursionGuards(fset *token.FileSet, file *ast.File) []edit {
 	}
 	for _, d := range file.Decls {
 		fd, ok := d.(*ast.FuncDecl)
-		if !ok || fd.Body == nil || fd.Name.Name == "main" || fd.Name.Name == userMain {
+		if !ok || fd.Body == nil || fd.Name.Name == "main" {
 			continue
 		}
 		fns = append(fns, &fn{name: fd.Name.Name, body: fd.Body, calls: calls(fd.Body)})

@@ -141,22 +141,9 @@ func safeCall(ctx context.Context, p projection.ToolProjection, args map[string]
 }
 
 // hostExports builds the per-execution host packages: the runtime package
-// of the generated code, and the output-bearing parts of fmt, log, time
-// and os.
-func (x *execution) hostExports() interp.Exports {
-	out, errw := x.stdout, x.stderr
-	print := func(a ...any) (int, error) { return fmt.Fprint(out, a...) }
-	printf := func(f string, a ...any) (int, error) { return fmt.Fprintf(out, f, a...) }
-	println := func(a ...any) (int, error) { return fmt.Fprintln(out, a...) }
-	noScan := func(...any) (int, error) { return 0, fmt.Errorf("fmt: scripts have no standard input") }
-	noScanf := func(string, ...any) (int, error) { return 0, fmt.Errorf("fmt: scripts have no standard input") }
-	logger := log.New(errw, "", log.LstdFlags)
-	fatal := func(s string) {
-		_ = logger.Output(3, s)
-		panic(&exitSignal{code: 1})
-	}
-	exit := func(code int) { panic(&exitSignal{code: code}) }
-	var stdoutW, stderrW io.Writer = out, errw
+// of the generated code, and the output-bearing parts of fmt, log, time,
+// os, errors, strings and bytes, for the packages the program imports.
+func (x *execution) hostExports(imported map[string]bool) interp.Exports {
 	ex := interp.Exports{
 		rtImportPath + "/rt": {
 			"Finish":    reflect.ValueOf(x.finish),
@@ -169,21 +156,33 @@ func (x *execution) hostExports() interp.Exports {
 			"Leave":     reflect.ValueOf(x.leave),
 			"Size":      reflect.ValueOf(x.size),
 		},
-		"strings/./strings": {
-			"Repeat": reflect.ValueOf(x.stringsRepeat),
-		},
-		"bytes/./bytes": {
-			"Repeat": reflect.ValueOf(x.bytesRepeat),
-		},
-		"fmt/./fmt": {
-			"Print":   reflect.ValueOf(print),
-			"Printf":  reflect.ValueOf(printf),
-			"Println": reflect.ValueOf(println),
+	}
+	mapTypes := map[reflect.Value][]reflect.Type{}
+	out, errw := x.stdout, x.stderr
+	if imported["fmt"] {
+		noScan := func(...any) (int, error) { return 0, fmt.Errorf("fmt: scripts have no standard input") }
+		f := map[string]reflect.Value{
+			"Print":   reflect.ValueOf(func(a ...any) (int, error) { return fmt.Fprint(out, a...) }),
+			"Printf":  reflect.ValueOf(func(f string, a ...any) (int, error) { return fmt.Fprintf(out, f, a...) }),
+			"Println": reflect.ValueOf(func(a ...any) (int, error) { return fmt.Fprintln(out, a...) }),
 			"Scan":    reflect.ValueOf(noScan),
 			"Scanln":  reflect.ValueOf(noScan),
-			"Scanf":   reflect.ValueOf(noScanf),
-		},
-		"log/./log": {
+			"Scanf":   reflect.ValueOf(func(string, ...any) (int, error) { return 0, fmt.Errorf("fmt: scripts have no standard input") }),
+		}
+		// fmt must still see the script's String and Error methods
+		// through the replaced functions.
+		for _, n := range []string{"Print", "Printf", "Println"} {
+			mapTypes[f[n]] = printMapTypes
+		}
+		ex["fmt/./fmt"] = f
+	}
+	if imported["log"] {
+		logger := log.New(errw, "", log.LstdFlags)
+		fatal := func(s string) {
+			_ = logger.Output(3, s)
+			panic(&exitSignal{code: 1})
+		}
+		l := map[string]reflect.Value{
 			"Print":     reflect.ValueOf(logger.Print),
 			"Printf":    reflect.ValueOf(logger.Printf),
 			"Println":   reflect.ValueOf(logger.Println),
@@ -201,36 +200,38 @@ func (x *execution) hostExports() interp.Exports {
 			"Output":    reflect.ValueOf(logger.Output),
 			"Default":   reflect.ValueOf(func() *log.Logger { return logger }),
 			"SetOutput": reflect.ValueOf(func(any) {}),
-		},
-		"time/./time": {
-			"Sleep": reflect.ValueOf(x.sleep),
-		},
-		"errors/./errors": {
-			"As": reflect.ValueOf(errorsAs),
-		},
-		"os/os": {
-			"Exit":    reflect.ValueOf(exit),
+		}
+		for _, n := range []string{"Print", "Printf", "Println", "Fatal", "Fatalf", "Fatalln", "Panic", "Panicf", "Panicln"} {
+			mapTypes[l[n]] = printMapTypes
+		}
+		ex["log/./log"] = l
+	}
+	if imported["time"] {
+		ex["time/./time"] = map[string]reflect.Value{"Sleep": reflect.ValueOf(x.sleep)}
+	}
+	if imported["errors"] {
+		ex["errors/./errors"] = map[string]reflect.Value{"As": reflect.ValueOf(errorsAs)}
+	}
+	if imported["strings"] {
+		ex["strings/./strings"] = map[string]reflect.Value{"Repeat": reflect.ValueOf(x.stringsRepeat)}
+	}
+	if imported["bytes"] {
+		ex["bytes/./bytes"] = map[string]reflect.Value{"Repeat": reflect.ValueOf(x.bytesRepeat)}
+	}
+	if imported["os"] {
+		var stdoutW, stderrW io.Writer = out, errw
+		ex["os/os"] = map[string]reflect.Value{
+			"Exit":    reflect.ValueOf(func(code int) { panic(&exitSignal{code: code}) }),
 			"Stdout":  reflect.ValueOf(&stdoutW).Elem(),
 			"Stderr":  reflect.ValueOf(&stderrW).Elem(),
 			"Args":    reflect.ValueOf([]string{"script"}),
 			"Getenv":  reflect.ValueOf(func(string) string { return "" }),
 			"Environ": reflect.ValueOf(func() []string { return nil }),
-		},
+		}
 	}
-	// fmt must still see the script's String and Error methods through
-	// the replaced functions.
-	mt := printMapTypes
-	ex["."] = map[string]reflect.Value{"MapTypes": reflect.ValueOf(map[reflect.Value][]reflect.Type{
-		ex["fmt/./fmt"]["Print"]:   mt,
-		ex["fmt/./fmt"]["Printf"]:  mt,
-		ex["fmt/./fmt"]["Println"]: mt,
-		ex["log/./log"]["Print"]:   mt,
-		ex["log/./log"]["Printf"]:  mt,
-		ex["log/./log"]["Println"]: mt,
-		ex["log/./log"]["Fatal"]:   mt,
-		ex["log/./log"]["Fatalf"]:  mt,
-		ex["log/./log"]["Panicf"]:  mt,
-	})}
+	if len(mapTypes) > 0 {
+		ex["."] = map[string]reflect.Value{"MapTypes": reflect.ValueOf(mapTypes)}
+	}
 	return ex
 }
 

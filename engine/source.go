@@ -19,7 +19,9 @@ const scriptFile = "script.go"
 const (
 	rtImportPath = "toolscript/rt"
 	rtAlias      = "__ts"
-	userMain     = "_tsm" // the script's main, renamed (same length as "main")
+	// guardDefer starts main: it hands the outcome of the script (a
+	// normal return, a panic, os.Exit) to the host; see execution.finish.
+	guardDefer = "defer func() { " + rtAlias + ".Finish(recover()) }(); "
 )
 
 // program is a script after normalisation, ready for the interpreter.
@@ -124,9 +126,8 @@ func normalizeFile(code string, fset *token.FileSet, file *ast.File, imp importa
 	pkgStart := fset.Position(file.Package)
 	header := lineDirective(pkgStart.Line, pkgStart.Column) + "package main;" + p.importDecl(auto) + lineDirective(nameEnd.Line, nameEnd.Column)
 	edits = append(edits, edit{off: pkgStart.Offset, text: header + "/*"}, edit{off: nameEnd.Offset, text: "*/"})
-	// Rename the model's main so the generated main can guard it.
-	mainPos := fset.Position(mainFn.Name.Pos())
-	edits = append(edits, edit{off: mainPos.Offset, text: userMain + "/*"}, edit{off: mainPos.Offset + 4, text: "*/"})
+	// Guard the model's main: its first statement defers the guard.
+	edits = append(edits, edit{off: fset.Position(mainFn.Body.Lbrace).Offset + 1, text: guardDefer})
 	p.usesGo = hasGoStmt(file)
 	edits = append(edits, p.rewritePanics(fset, file)...)
 	edits = append(edits, rewriteSwitches(fset, file)...)
@@ -143,12 +144,11 @@ func (p *program) trailer(file *ast.File) string {
 	var b strings.Builder
 	b.WriteString("\n")
 	b.WriteString(lineDirective(len(p.lines)+1, 1))
-	b.WriteString("func main() { defer func() { " + rtAlias + ".Finish(recover()) }(); " + userMain + "() }\n")
-	if !declares(file, "result") {
+	calls := calledIdents(file)
+	if calls["result"] && !declares(file, "result") {
 		b.WriteString("func result(v any) { " + rtAlias + ".SetResult(v) }\n")
 	}
 	// Builtins yaegi lacks, defined only when the script calls them.
-	calls := calledIdents(file)
 	if calls["min"] && !declares(file, "min") {
 		b.WriteString("func min[T " + rtAlias + "_ordered](x T, ys ...T) T { for _, y := range ys { if y < x { x = y } }; return x }\n")
 	}
@@ -304,7 +304,7 @@ func (p *program) checkReserved(code string) error {
 		if tok == token.EOF {
 			return nil
 		}
-		if tok == token.IDENT && (lit == rtAlias || lit == userMain || strings.HasPrefix(lit, rtAlias+"_")) {
+		if tok == token.IDENT && (lit == rtAlias || strings.HasPrefix(lit, rtAlias+"_")) {
 			at := f.Position(pos)
 			return &ScriptError{Line: at.Line, Column: at.Column, Source: p.line(at.Line),
 				Msg: fmt.Sprintf("%s is reserved by toolscript", lit)}
@@ -473,7 +473,7 @@ func normalizeBare(code string, imp importable, p *program) (*program, error) {
 	bodyText := body.String()
 	// Parse the assembled file once to check imports, find auto-imports and
 	// the final expression.
-	skeleton := "package main;" + imports.String() + "func " + userMain + "() {" + bodyText + "\n}" + decls.String()
+	skeleton := "package main;" + imports.String() + "func main() {" + guardDefer + bodyText + "\n}" + decls.String()
 	fset := token.NewFileSet()
 	file, err := parser.ParseFile(fset, scriptFile, skeleton, parser.SkipObjectResolution)
 	if err != nil {
@@ -493,7 +493,7 @@ func normalizeBare(code string, imp importable, p *program) (*program, error) {
 	// The value of a final expression statement becomes the result.
 	for _, d := range file.Decls {
 		fd, ok := d.(*ast.FuncDecl)
-		if !ok || fd.Name.Name != userMain || len(fd.Body.List) == 0 {
+		if !ok || fd.Name.Name != "main" || fd.Recv != nil || len(fd.Body.List) == 0 {
 			continue
 		}
 		if es, ok := fd.Body.List[len(fd.Body.List)-1].(*ast.ExprStmt); ok {

@@ -1,0 +1,430 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"runtime"
+	"sort"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/toolscript/toolscript/internal/tagged"
+	"github.com/toolscript/toolscript/internal/wire"
+	"github.com/toolscript/toolscript/projection"
+	"github.com/toolscript/toolscript/sandbox"
+)
+
+// DefaultGrace is how long an isolated worker may take to stop after its
+// deadline or a cancellation before it is killed.
+const DefaultGrace = 500 * time.Millisecond
+
+// IsolatedConfig holds an Isolated runtime's long-lived settings. Its zero
+// value works in a binary whose main calls MaybeServeWorker first.
+type IsolatedConfig struct {
+	// Limits are the defaults of every execution, as in Config.Limits.
+	Limits Limits
+	// Workers is the number of worker processes kept started; executions
+	// beyond it wait for a free worker (or for their context). Default:
+	// GOMAXPROCS.
+	Workers int
+	// OS are the limits each worker applies to itself at start (memory,
+	// CPU time, files, processes, stack); see package sandbox. Zero fields
+	// take sandbox's defaults.
+	OS sandbox.Limits
+	// Grace is how long a worker may take to stop after the deadline or a
+	// cancellation, and for the goroutines of a finished script to end,
+	// before the worker is killed and replaced. Default: DefaultGrace.
+	Grace time.Duration
+	// RunCPUTime bounds the CPU time of one execution (the worker's soft
+	// RLIMIT_CPU, whole seconds). Default: the timeout times GOMAXPROCS
+	// plus one second; none when the timeout is Unlimited (the hard
+	// sandbox.Limits.CPUTime still applies).
+	RunCPUTime time.Duration
+	// Path and Args are the worker executable and its arguments. Default:
+	// this binary (os.Executable), no arguments.
+	Path string
+	Args []string
+	// Stderr receives a copy of the workers' standard error (the Go
+	// runtime's fatal errors). Default: discarded.
+	Stderr io.Writer
+	// StartTimeout bounds the start of a worker. Default: 20s.
+	StartTimeout time.Duration
+}
+
+// Isolated is the CodeRuntime for untrusted code: each script runs in a
+// worker process (a pre-started child of this binary, see
+// MaybeServeWorker) under OS limits, while its tools keep running in this
+// process: each tool call is a request over a pipe. A worker that crashes,
+// overflows its stack, runs out of memory or ignores its deadline is
+// killed and replaced; the CodeResult says what happened (CodeCrash or
+// CodeTimeout), with the output and tool calls up to that point.
+//
+// An Isolated is safe for concurrent use; Close ends every worker.
+type Isolated struct {
+	cfg    IsolatedConfig
+	pool   *sandbox.Pool
+	closed atomic.Bool
+	seq    atomic.Uint64
+	wg     sync.WaitGroup // workers on their way back to the pool
+}
+
+var _ CodeRuntime = (*Isolated)(nil)
+
+// NewIsolated starts the worker pool and returns the runtime. It fails when
+// a worker cannot start, typically because main does not call
+// MaybeServeWorker first.
+func NewIsolated(cfg IsolatedConfig) (*Isolated, error) {
+	if cfg.Grace <= 0 {
+		cfg.Grace = DefaultGrace
+	}
+	pool, err := sandbox.NewPool(sandbox.Config{
+		Role: workerRole, Size: cfg.Workers, Path: cfg.Path, Args: cfg.Args,
+		Limits: cfg.OS, StartTimeout: cfg.StartTimeout, Stderr: cfg.Stderr,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("engine: isolated runtime: %w", err)
+	}
+	return &Isolated{cfg: cfg, pool: pool}, nil
+}
+
+// Close ends every worker process and waits until they are gone. Later
+// Executes return ErrClosed; running ones end with CodeCrash.
+func (e *Isolated) Close() error {
+	e.closed.Store(true)
+	e.wg.Wait()
+	return e.pool.Close()
+}
+
+// WorkerPIDs returns the process ids of the live workers.
+func (e *Isolated) WorkerPIDs() []int { return e.pool.PIDs() }
+
+// Execute runs one script in a worker process; see Engine.Execute for the
+// script contract, which is the same. Values crossing the pipe (tool
+// arguments and results, WithExtraGlobals, the result value) keep the Go
+// types of package internal/tagged's encoding: the common ones survive,
+// other structs arrive as their JSON form, and functions or channels cannot
+// cross (a global of such a type is misuse; a tool result of such a type
+// is an error in the script). A nil ctx panics.
+func (e *Isolated) Execute(ctx context.Context, code string, ns map[string]projection.ToolProjection, opts ...Option) (CodeResult, error) {
+	if ctx == nil {
+		panic("engine: nil context")
+	}
+	if e.closed.Load() {
+		return CodeResult{}, ErrClosed
+	}
+	if err := projection.ValidateNamespace(ns); err != nil {
+		return CodeResult{}, err
+	}
+	s := settings{limits: e.cfg.Limits}
+	for _, o := range opts {
+		o(&s)
+	}
+	limits := s.limits.withDefaults()
+	if err := checkGlobals(s.globals); err != nil {
+		return CodeResult{}, err
+	}
+	req := runRequest{Code: code, Grace: e.cfg.Grace, RunCPU: e.cfg.RunCPUTime}
+	if len(s.globals) > 0 {
+		g, err := tagged.Marshal(s.globals)
+		if err != nil {
+			return CodeResult{}, fmt.Errorf("engine: extra globals cannot cross to an isolated worker: %w", err)
+		}
+		req.Globals = g
+	}
+	req.Limits, _ = json.Marshal(limits)
+	if req.RunCPU == 0 && limits.Timeout > 0 {
+		req.RunCPU = limits.Timeout*time.Duration(runtime.GOMAXPROCS(0)) + time.Second
+	}
+	req.Tools = toolSpecs(ns)
+
+	start := time.Now()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	if limits.Timeout > 0 {
+		var stop context.CancelFunc
+		ctx, stop = context.WithTimeout(ctx, limits.Timeout)
+		defer stop()
+	}
+	if d, ok := ctx.Deadline(); ok {
+		req.Deadline = d.UnixNano()
+	}
+	w, err := e.pool.Get(ctx)
+	if err != nil {
+		code := CodeTimeout
+		if errors.Is(err, sandbox.ErrClosed) {
+			return CodeResult{}, ErrClosed
+		}
+		return CodeResult{ReturnCode: code, Error: "engine: gave up waiting for a free isolated worker: " + err.Error(), Err: err, Duration: time.Since(start)}, nil
+	}
+	r := &hostRun{
+		e: e, w: w, ns: ns, ctx: ctx, limits: limits, inflight: map[uint64]context.CancelFunc{},
+		id: e.seq.Add(1),
+	}
+	r.stdout = &capWriter{limit: limits.MaxOutputBytes, tee: s.stdout}
+	r.stderr = &capWriter{limit: limits.MaxOutputBytes, tee: s.stderr}
+	res := r.run(&req)
+	res.Duration = time.Since(start)
+	return res, nil
+}
+
+func toolSpecs(ns map[string]projection.ToolProjection) []toolSpec {
+	specs := make([]toolSpec, 0, len(ns))
+	for name, p := range ns {
+		t := toolSpec{Name: name, Doc: p.Doc()}
+		if n, ok := p.(projection.Namespaced); ok {
+			t.Namespaced, t.Namespace, t.Method = true, n.Namespace(), n.MethodName()
+		}
+		specs = append(specs, t)
+	}
+	sort.Slice(specs, func(i, j int) bool { return specs[i].Name < specs[j].Name })
+	return specs
+}
+
+// hostRun is the host side of one execution in a worker.
+type hostRun struct {
+	e      *Isolated
+	w      *sandbox.Worker
+	ns     map[string]projection.ToolProjection
+	ctx    context.Context
+	limits Limits
+	id     uint64
+
+	stdout, stderr *capWriter
+
+	mu       sync.Mutex
+	calls    []ToolCall
+	inflight map[uint64]context.CancelFunc
+	tools    sync.WaitGroup
+}
+
+// run sends the script and serves the worker until it answers, dies or
+// overstays its deadline.
+func (r *hostRun) run(req *runRequest) CodeResult {
+	args, _ := json.Marshal(req)
+	body, _ := json.Marshal(&wire.Call{Name: runCall, Args: args, ExecID: strconv.FormatUint(r.id, 10)})
+	if err := r.w.Send(wire.Frame{Type: wire.TypeCall, ID: r.id, Body: body}); err != nil {
+		return r.crashed("")
+	}
+	done := r.ctx.Done()
+	var grace <-chan time.Time
+	for {
+		select {
+		case f, ok := <-r.w.Frames():
+			if !ok {
+				return r.crashed("")
+			}
+			switch {
+			case f.Type == typeStdout && f.ID == r.id:
+				_, _ = r.stdout.Write(f.Body)
+			case f.Type == typeStderr && f.ID == r.id:
+				_, _ = r.stderr.Write(f.Body)
+			case f.Type == wire.TypeCall:
+				r.tools.Add(1)
+				go r.callTool(f)
+			case f.Type == wire.TypeCancel:
+				r.mu.Lock()
+				if c := r.inflight[f.ID]; c != nil {
+					c()
+				}
+				r.mu.Unlock()
+			case f.Type == wire.TypeResult && f.ID == r.id:
+				return r.finish(f)
+			}
+		case <-done:
+			done = nil
+			if !errors.Is(r.ctx.Err(), context.DeadlineExceeded) {
+				_ = r.w.Writer().Send(wire.TypeCancel, r.id, &wire.Cancel{Reason: "cancelled"})
+			}
+			t := time.NewTimer(r.e.cfg.Grace)
+			defer t.Stop()
+			grace = t.C
+		case <-grace:
+			return r.overstayed()
+		}
+	}
+}
+
+// callTool answers one tool call of the worker through the real projection.
+func (r *hostRun) callTool(f wire.Frame) {
+	defer r.tools.Done()
+	name, args, err := parseToolCall(f.Body)
+	var body []byte
+	defer func() { _ = r.w.Send(wire.Frame{Type: wire.TypeResult, ID: f.ID, Body: body}) }()
+	if err != nil {
+		body = toolErrorBody(&ToolError{Tool: name, Err: fmt.Errorf("engine: bad tool call from the worker: %w", err)})
+		return
+	}
+	p, ok := r.ns[name]
+	if !ok {
+		body = toolErrorBody(&ToolError{Tool: name, Err: fmt.Errorf("%w: %q is not in the namespace", ErrUnknownTool, name)})
+		return
+	}
+	ctx, cancel := context.WithCancel(r.ctx)
+	defer cancel()
+	r.mu.Lock()
+	r.inflight[f.ID] = cancel
+	r.mu.Unlock()
+	start := time.Now()
+	res, err := safeCall(ctx, p, args)
+	d := time.Since(start)
+	tc := ToolCall{Name: name, Args: args, Duration: d}
+	if err != nil {
+		tc.Error = err.Error()
+	}
+	r.mu.Lock()
+	delete(r.inflight, f.ID)
+	r.calls = append(r.calls, tc)
+	r.mu.Unlock()
+	if err != nil {
+		body = toolErrorBody(err)
+		return
+	}
+	if body, err = appendToolResult(nil, res); err != nil {
+		body = toolErrorBody(&ToolError{Tool: name, Err: fmt.Errorf("engine: the result (%T) cannot cross to the isolated worker: %w", res, err)})
+	}
+}
+
+// endTools cancels the tool calls still running and waits up to the grace
+// period for them.
+func (r *hostRun) endTools() {
+	r.mu.Lock()
+	for _, c := range r.inflight {
+		c()
+	}
+	r.mu.Unlock()
+	done := make(chan struct{})
+	go func() { r.tools.Wait(); close(done) }()
+	t := time.NewTimer(r.e.cfg.Grace)
+	defer t.Stop()
+	select {
+	case <-done:
+	case <-t.C:
+	}
+}
+
+// result freezes what the host recorded.
+func (r *hostRun) result(code int, err error) CodeResult {
+	r.endTools()
+	stdout, outTrunc := r.stdout.close()
+	stderr, errTrunc := r.stderr.close()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	res := CodeResult{
+		Stdout: stdout, Stderr: stderr, StdoutTruncated: outTrunc, StderrTruncated: errTrunc,
+		ReturnCode: code, ToolCalls: r.calls, Err: err,
+	}
+	if err != nil {
+		res.Error = err.Error()
+	}
+	return res
+}
+
+// finish handles the worker's answer.
+func (r *hostRun) finish(f wire.Frame) CodeResult {
+	var (
+		wr    wire.Result
+		reply runReply
+	)
+	if err := f.Decode(&wr); err != nil || wr.Error != nil || json.Unmarshal(wr.Value, &reply) != nil {
+		msg := "undecodable reply"
+		if wr.Error != nil {
+			msg = wr.Error.Message
+		}
+		ex := r.e.pool.Kill(r.w, "bad reply: "+msg)
+		return r.result(CodeCrash, &WorkerError{Exit: ex})
+	}
+	res := r.result(reply.Code, reply.Err.decode())
+	res.Error = reply.Error
+	res.StdoutTruncated = res.StdoutTruncated || reply.StdoutTruncated
+	res.StderrTruncated = res.StderrTruncated || reply.StderrTruncated
+	if reply.HasValue {
+		res.Value, _ = tagged.Unmarshal(reply.Value)
+	}
+	if reply.Retire {
+		r.e.pool.Kill(r.w, "retired: CPU time budget used")
+		return res
+	}
+	if res.ReturnCode == CodeOK {
+		// Return the worker once its goroutines are gone, without making
+		// the caller wait.
+		r.e.wg.Go(func() { r.recycle() })
+		return res
+	}
+	// After a failure, wait: a worker still busy (a long native call
+	// past the deadline) is killed, and the result says so.
+	if ex, killed := r.recycle(); killed {
+		werr := &WorkerError{Exit: ex}
+		res.Error += "; " + werr.Error()
+		res.Err = errors.Join(res.Err, werr)
+	}
+	return res
+}
+
+// recycle waits for the worker's ready message and puts it back in the
+// pool, or kills it when it is not clean in time.
+func (r *hostRun) recycle() (sandbox.Exit, bool) {
+	t := time.NewTimer(2*r.e.cfg.Grace + 100*time.Millisecond)
+	defer t.Stop()
+	for {
+		select {
+		case f, ok := <-r.w.Frames():
+			if !ok {
+				return r.e.pool.Kill(r.w, ""), true
+			}
+			if f.Type != typeReady || f.ID != r.id {
+				continue
+			}
+			var m readyMsg
+			if f.Decode(&m) != nil || !m.Clean {
+				return r.e.pool.Kill(r.w, fmt.Sprintf("still running %v after the script ended (a long native call ignores cancellation)", r.e.cfg.Grace)), true
+			}
+			r.e.pool.Put(r.w)
+			return sandbox.Exit{}, false
+		case <-t.C:
+			return r.e.pool.Kill(r.w, "no ready message after the script ended"), true
+		}
+	}
+}
+
+// crashed reports a worker that died during the execution.
+func (r *hostRun) crashed(reason string) CodeResult {
+	ex := r.e.pool.Kill(r.w, reason)
+	return r.result(CodeCrash, &WorkerError{Exit: ex})
+}
+
+// overstayed kills a worker that did not answer within the grace period
+// after its deadline or cancellation.
+func (r *hostRun) overstayed() CodeResult {
+	ex := r.e.pool.Kill(r.w, fmt.Sprintf("did not stop within %v of the deadline", r.e.cfg.Grace))
+	cause := context.Cause(r.ctx)
+	werr := &WorkerError{Exit: ex}
+	var err error
+	if errors.Is(cause, context.DeadlineExceeded) {
+		err = fmt.Errorf("engine: timeout: the script did not finish within %v: %w; %w", r.limits.Timeout, cause, werr)
+	} else {
+		err = fmt.Errorf("engine: execution cancelled: %w; %w", cause, werr)
+	}
+	return r.result(CodeTimeout, err)
+}
+
+// ErrWorkerKilled is wrapped by every *WorkerError.
+var ErrWorkerKilled = errors.New("engine: worker killed")
+
+// WorkerError reports an isolated worker that died or was killed during an
+// execution: a crash of the Go runtime (stack overflow, out of memory,
+// concurrent map writes, a panic outside the script's guards), an OS limit,
+// or the host killing it after its grace period.
+type WorkerError struct {
+	Exit sandbox.Exit // how the worker ended
+}
+
+// Error renders "engine: worker killed: cause (status)".
+func (e *WorkerError) Error() string { return "engine: worker killed: " + e.Exit.String() }
+
+// Unwrap returns ErrWorkerKilled.
+func (e *WorkerError) Unwrap() error { return ErrWorkerKilled }

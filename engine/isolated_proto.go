@@ -1,0 +1,325 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/toolscript/toolscript/internal/tagged"
+	"github.com/toolscript/toolscript/internal/wire"
+	"github.com/toolscript/toolscript/projection"
+)
+
+// The isolated runtime's protocol, on the frames of package wire:
+//
+//	host -> worker  Call "run" (body wire.Call, args runRequest)   starts a script; the id names the run
+//	worker -> host  typeStdout, typeStderr (raw bytes, id = run)   output as the script writes it
+//	worker -> host  Call <tool name> (args: tagged map)            a tool call; exec_id = run id
+//	host -> worker  Result (value: tagged, or wire.Error)          the tool's answer
+//	worker -> host  Cancel (id = tool call)                        the script stopped waiting for that call
+//	host -> worker  Cancel (id = run)                              the caller cancelled the execution
+//	worker -> host  Result (id = run, value: runReply)             the script's CodeResult, output excepted
+//	worker -> host  typeReady ({"clean":bool})                     the run's goroutines are gone (or not)
+//	host -> worker  Shutdown                                       exit
+const (
+	typeStdout = wire.TypeExtension + iota
+	typeStderr
+	typeReady
+)
+
+const runCall = "run"
+
+// workerRole is the sandbox role of the engine's workers.
+const workerRole = "engine"
+
+// runRequest is the body of the run call.
+type runRequest struct {
+	Code     string          `json:"code"`
+	Tools    []toolSpec      `json:"tools,omitempty"`
+	Limits   json.RawMessage `json:"limits"`             // Limits, with defaults
+	Deadline int64           `json:"deadline,omitempty"` // unix ns; 0: none
+	Globals  json.RawMessage `json:"globals,omitempty"`  // tagged map
+	Grace    time.Duration   `json:"grace"`
+	RunCPU   time.Duration   `json:"run_cpu,omitempty"`
+}
+
+// toolSpec describes one host tool to the worker.
+type toolSpec struct {
+	Name       string `json:"name"`
+	Doc        string `json:"doc,omitempty"`
+	Namespaced bool   `json:"namespaced,omitempty"`
+	Namespace  string `json:"namespace,omitempty"`
+	Method     string `json:"method,omitempty"`
+}
+
+// runReply is the value of the run call's result.
+type runReply struct {
+	Code            int             `json:"code"`
+	Error           string          `json:"error,omitempty"`
+	Err             *errInfo        `json:"err,omitempty"`
+	Value           json.RawMessage `json:"value,omitempty"` // tagged
+	HasValue        bool            `json:"has_value,omitempty"`
+	StdoutTruncated bool            `json:"stdout_truncated,omitempty"`
+	StderrTruncated bool            `json:"stderr_truncated,omitempty"`
+	Retire          bool            `json:"retire,omitempty"`
+}
+
+type readyMsg struct {
+	Clean bool `json:"clean"`
+}
+
+// errInfo carries a structured error across the pipe.
+type errInfo struct {
+	Kind    string          `json:"kind"` // script, panic, limit, exit, tool, text
+	Msg     string          `json:"msg"`  // Error() of the whole error
+	Is      []string        `json:"is,omitempty"`
+	Line    int             `json:"line,omitempty"`
+	Column  int             `json:"column,omitempty"`
+	Text    string          `json:"text,omitempty"` // ScriptError.Msg, ToolError's cause
+	Source  string          `json:"source,omitempty"`
+	Stack   string          `json:"stack,omitempty"`
+	Value   json.RawMessage `json:"value,omitempty"` // panic value, tagged
+	Limit   json.RawMessage `json:"limit,omitempty"` // *LimitError as JSON
+	Code    int             `json:"code,omitempty"`
+	Tool    string          `json:"tool,omitempty"`
+	IsError bool            `json:"is_error,omitempty"` // the panic value was an error
+}
+
+// sentinels are the errors whose identity survives the pipe (errors.Is).
+var sentinels = []struct {
+	name string
+	err  error
+}{
+	{"limit", ErrLimitExceeded},
+	{"unknown_tool", ErrUnknownTool},
+	{"import", ErrImportNotAllowed},
+	{"ended", ErrExecutionEnded},
+	{"closed", ErrClosed},
+	{"deadline", context.DeadlineExceeded},
+	{"canceled", context.Canceled},
+	{"bad_argument", projection.ErrBadArgument},
+}
+
+func sentinelNames(err error) []string {
+	var out []string
+	for _, s := range sentinels {
+		if errors.Is(err, s.err) {
+			out = append(out, s.name)
+		}
+	}
+	return out
+}
+
+// remoteError is an error that crossed the pipe: its message, and the
+// sentinels it matched on the other side.
+type remoteError struct {
+	msg string
+	is  []string
+}
+
+func (e *remoteError) Error() string { return e.msg }
+
+// Is reports whether the original error matched target.
+func (e *remoteError) Is(target error) bool {
+	for _, s := range sentinels {
+		if s.err == target {
+			for _, n := range e.is {
+				if n == s.name {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+func newRemote(msg string, is []string) error {
+	if len(is) == 0 {
+		return errors.New(msg)
+	}
+	return &remoteError{msg: msg, is: is}
+}
+
+// encodeErr describes err for the host.
+func encodeErr(err error) *errInfo {
+	if err == nil {
+		return nil
+	}
+	ei := &errInfo{Kind: "text", Msg: err.Error(), Is: sentinelNames(err)}
+	var (
+		se *ScriptError
+		pe *PanicError
+		le *LimitError
+		xe *ExitError
+		te *ToolError
+	)
+	switch {
+	case errors.As(err, &se) && se == err:
+		ei.Kind, ei.Line, ei.Column, ei.Text, ei.Source = "script", se.Line, se.Column, se.Msg, se.Source
+	case errors.As(err, &pe) && pe == err:
+		ei.Kind, ei.Line, ei.Column, ei.Stack = "panic", pe.Line, pe.Col, pe.Stack
+		if e, ok := pe.Value.(error); ok {
+			ei.IsError, ei.Text = true, e.Error()
+		} else if v, err := tagged.Marshal(pe.Value); err == nil {
+			ei.Value = v
+		} else {
+			ei.Text = fmt.Sprint(pe.Value)
+		}
+	case errors.As(err, &le) && le == err:
+		ei.Kind = "limit"
+		ei.Limit, _ = json.Marshal(le)
+	case errors.As(err, &xe) && xe == err:
+		ei.Kind, ei.Code = "exit", xe.Code
+	case errors.As(err, &te) && te == err:
+		ei.Kind, ei.Tool = "tool", te.Tool
+		if te.Err != nil {
+			ei.Text = te.Err.Error()
+		}
+	}
+	return ei
+}
+
+// decode rebuilds the error on the host.
+func (ei *errInfo) decode() error {
+	if ei == nil {
+		return nil
+	}
+	switch ei.Kind {
+	case "script":
+		se := &ScriptError{Line: ei.Line, Column: ei.Column, Msg: ei.Text, Source: ei.Source}
+		for _, n := range ei.Is {
+			for _, s := range sentinels {
+				if s.name == n && (s.err == ErrImportNotAllowed || s.err == ErrUnknownTool) {
+					se.Err = s.err
+				}
+			}
+		}
+		if se.Error() == ei.Msg {
+			return se
+		}
+	case "panic":
+		pe := &PanicError{Line: ei.Line, Col: ei.Column, Stack: ei.Stack}
+		switch {
+		case ei.IsError:
+			pe.Value = newRemote(ei.Text, ei.Is)
+		case ei.Value != nil:
+			pe.Value, _ = tagged.Unmarshal(ei.Value)
+		default:
+			pe.Value = ei.Text
+		}
+		if pe.Error() == ei.Msg {
+			return pe
+		}
+	case "limit":
+		le := &LimitError{}
+		if json.Unmarshal(ei.Limit, le) == nil && le.Error() == ei.Msg {
+			return le
+		}
+	case "exit":
+		xe := &ExitError{Code: ei.Code}
+		if xe.Error() == ei.Msg {
+			return xe
+		}
+	case "tool":
+		te := &ToolError{Tool: ei.Tool, Err: newRemote(ei.Text, ei.Is)}
+		if te.Error() == ei.Msg {
+			return te
+		}
+	}
+	return newRemote(ei.Msg, ei.Is)
+}
+
+// Tool-call frames are built and parsed by hand: they are the hot path.
+
+// appendToolCall builds the body of a tool call frame (a wire.Call).
+func appendToolCall(b []byte, name string, args map[string]any, run uint64) ([]byte, error) {
+	b = append(b, `{"name":`...)
+	b = tagged.AppendString(b, name)
+	b = append(b, `,"exec_id":"`...)
+	b = strconv.AppendUint(b, run, 10)
+	b = append(b, `","args":`...)
+	b, err := tagged.Append(b, args)
+	if err != nil {
+		return nil, err
+	}
+	return append(b, '}'), nil
+}
+
+// parseToolCall reads a tool call frame's body.
+func parseToolCall(body []byte) (name string, args map[string]any, err error) {
+	var c wire.Call
+	if err := json.Unmarshal(body, &c); err != nil {
+		return "", nil, err
+	}
+	if len(c.Args) == 0 {
+		return c.Name, nil, nil
+	}
+	args, err = tagged.UnmarshalMap(c.Args)
+	return c.Name, args, err
+}
+
+var valuePrefix = []byte(`{"value":`)
+
+// appendToolResult builds the body of a tool result (a wire.Result).
+func appendToolResult(b []byte, v any) ([]byte, error) {
+	b = append(b, valuePrefix...)
+	b, err := tagged.Append(b, v)
+	if err != nil {
+		return nil, err
+	}
+	return append(b, '}'), nil
+}
+
+// Kinds of wire.Error for tool errors, besides those of package wire.
+const (
+	kindDeadline = "deadline" // the tool returned context.DeadlineExceeded itself
+	kindCanceled = "canceled" // the tool returned context.Canceled itself
+)
+
+// toolErrorBody encodes a tool's error.
+func toolErrorBody(err error) []byte {
+	kind := wire.KindError
+	switch {
+	case err == context.DeadlineExceeded: //nolint:errorlint // the identity is what crosses
+		kind = kindDeadline
+	case err == context.Canceled: //nolint:errorlint // the identity is what crosses
+		kind = kindCanceled
+	}
+	b, _ := json.Marshal(&toolResult{Error: &wire.Error{Kind: kind, Message: err.Error()}, Is: sentinelNames(err)})
+	return b
+}
+
+// toolResult is a wire.Result with the sentinels a tool's error matched.
+type toolResult struct {
+	Error *wire.Error `json:"error,omitempty"`
+	Is    []string    `json:"is,omitempty"`
+}
+
+// parseToolResult reads a tool result frame's body.
+func parseToolResult(body []byte) (any, error) {
+	if bytes.HasPrefix(body, valuePrefix) && len(body) > len(valuePrefix) {
+		v, err := tagged.Unmarshal(body[len(valuePrefix) : len(body)-1])
+		if err != nil {
+			return nil, fmt.Errorf("engine: bad tool result from the host: %w", err)
+		}
+		return v, nil
+	}
+	var r toolResult
+	if err := json.Unmarshal(body, &r); err != nil {
+		return nil, fmt.Errorf("engine: bad tool result from the host: %w", err)
+	}
+	if r.Error == nil {
+		return nil, nil
+	}
+	switch r.Error.Kind {
+	case kindDeadline:
+		return nil, context.DeadlineExceeded
+	case kindCanceled:
+		return nil, context.Canceled
+	}
+	return nil, newRemote(r.Error.Message, r.Is)
+}

@@ -1,0 +1,288 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/toolscript/toolscript/internal/tagged"
+	"github.com/toolscript/toolscript/internal/wire"
+	"github.com/toolscript/toolscript/projection"
+	"github.com/toolscript/toolscript/sandbox"
+)
+
+// MaybeServeWorker turns this process into an isolated-runtime worker when
+// it was started as one (by NewIsolated), and exits when the host is done
+// with it. Otherwise it returns at once. Call it first in main, and in
+// TestMain of tests that use the isolated runtime:
+//
+//	func main() {
+//		engine.MaybeServeWorker()
+//		...
+//	}
+func MaybeServeWorker() {
+	if !sandbox.IsWorker() || sandbox.Role() != workerRole {
+		return
+	}
+	code, err := ServeWorker()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+	}
+	os.Exit(code)
+}
+
+// ServeWorker is the worker's life: it applies the OS limits the host
+// chose (see package sandbox), builds the symbol tables, says hello and
+// runs the scripts the host sends, one at a time, on an in-process Engine
+// whose tools forward each call to the host. It returns the exit status
+// when the host closes the pipe or asks the worker to stop. Outside a
+// worker process it fails at once.
+func ServeWorker() (int, error) {
+	eng := New(Config{})
+	return sandbox.Serve(sandbox.ServeConfig{
+		Warm: func() error {
+			res, err := eng.Execute(context.Background(), `fmt.Sprint(1)`, nil)
+			if err != nil {
+				return err
+			}
+			if res.ReturnCode != CodeOK {
+				return fmt.Errorf("engine: warm-up script failed: %s", res.Error)
+			}
+			return nil
+		},
+		Serve: func(c *sandbox.Conn) error {
+			ws := &workerServer{c: c, eng: eng, pending: map[uint64]chan wire.Frame{}}
+			return ws.serve()
+		},
+	})
+}
+
+// workerServer is the worker side of the protocol (see isolated_proto.go).
+type workerServer struct {
+	c   *sandbox.Conn
+	eng *Engine
+	seq atomic.Uint64 // tool call ids
+
+	mu        sync.Mutex
+	pending   map[uint64]chan wire.Frame
+	runID     uint64
+	runCancel context.CancelCauseFunc
+	wg        sync.WaitGroup
+}
+
+func (ws *workerServer) serve() error {
+	defer func() {
+		ws.mu.Lock()
+		if ws.runCancel != nil {
+			ws.runCancel(context.Canceled)
+		}
+		ws.mu.Unlock()
+	}()
+	for {
+		f, err := ws.c.R.Read()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("engine: worker: read: %w", err)
+		}
+		switch f.Type {
+		case wire.TypeShutdown:
+			return nil
+		case wire.TypeResult:
+			ws.mu.Lock()
+			ch := ws.pending[f.ID]
+			delete(ws.pending, f.ID)
+			ws.mu.Unlock()
+			if ch != nil {
+				ch <- f
+			}
+		case wire.TypeCancel:
+			ws.mu.Lock()
+			if f.ID == ws.runID && ws.runCancel != nil {
+				ws.runCancel(context.Canceled)
+			}
+			ws.mu.Unlock()
+		case wire.TypeCall:
+			var c wire.Call
+			if err := f.Decode(&c); err != nil || c.Name != runCall {
+				_ = ws.c.W.Send(wire.TypeResult, f.ID, &wire.Result{Error: &wire.Error{Kind: wire.KindUnknown, Message: fmt.Sprintf("engine: worker: bad call %q: %v", c.Name, err)}})
+				continue
+			}
+			var req runRequest
+			if err := json.Unmarshal(c.Args, &req); err != nil {
+				_ = ws.c.W.Send(wire.TypeResult, f.ID, &wire.Result{Error: &wire.Error{Kind: wire.KindBadArgs, Message: err.Error()}})
+				continue
+			}
+			ctx, cancel := context.WithCancelCause(context.Background())
+			ws.mu.Lock()
+			busy := ws.runCancel != nil
+			if !busy {
+				ws.runID, ws.runCancel = f.ID, cancel
+			}
+			ws.mu.Unlock()
+			if busy {
+				cancel(nil)
+				_ = ws.c.W.Send(wire.TypeResult, f.ID, &wire.Result{Error: &wire.Error{Kind: wire.KindError, Message: "engine: worker is busy"}})
+				continue
+			}
+			id := f.ID
+			ws.wg.Go(func() { ws.run(ctx, cancel, id, &req) })
+		}
+	}
+}
+
+// run executes one script and answers the host.
+func (ws *workerServer) run(ctx context.Context, cancel context.CancelCauseFunc, id uint64, req *runRequest) {
+	defer func() {
+		ws.mu.Lock()
+		ws.runCancel = nil
+		ws.mu.Unlock()
+	}()
+	base := runtime.NumGoroutine()
+	reply := ws.execute(ctx, id, req)
+	reply.Retire = !sandbox.SetRunCPU(req.RunCPU)
+	cancel(errEnded)
+	body, err := json.Marshal(&reply)
+	if err != nil {
+		_ = ws.c.W.Send(wire.TypeResult, id, &wire.Result{Error: &wire.Error{Kind: wire.KindEncode, Message: err.Error()}})
+	} else {
+		_ = ws.c.W.Send(wire.TypeResult, id, &wire.Result{Value: body})
+	}
+	clean := drain(base, req.Grace)
+	_ = ws.c.W.Send(typeReady, id, &readyMsg{Clean: clean})
+}
+
+func (ws *workerServer) execute(ctx context.Context, id uint64, req *runRequest) runReply {
+	var limits Limits
+	if err := json.Unmarshal(req.Limits, &limits); err != nil {
+		return runReply{Code: CodeError, Error: "engine: worker: bad limits: " + err.Error()}
+	}
+	if req.Deadline > 0 {
+		var stop context.CancelFunc
+		ctx, stop = context.WithDeadline(ctx, time.Unix(0, req.Deadline))
+		defer stop()
+	}
+	sandbox.SetRunCPU(req.RunCPU)
+	ns := make(map[string]projection.ToolProjection, len(req.Tools))
+	for _, t := range req.Tools {
+		rt := &remoteTool{spec: t, ws: ws, run: id}
+		if t.Namespaced {
+			ns[t.Name] = &remoteNamespacedTool{rt}
+		} else {
+			ns[t.Name] = rt
+		}
+	}
+	opts := []Option{
+		WithLimits(limits),
+		WithStdout(&frameWriter{w: ws.c.W, typ: typeStdout, id: id}),
+		WithStderr(&frameWriter{w: ws.c.W, typ: typeStderr, id: id}),
+	}
+	if len(req.Globals) > 0 {
+		g, err := tagged.UnmarshalMap(req.Globals)
+		if err != nil {
+			return runReply{Code: CodeError, Error: "engine: worker: bad globals: " + err.Error()}
+		}
+		opts = append(opts, WithExtraGlobals(g))
+	}
+	res, err := ws.eng.Execute(ctx, req.Code, ns, opts...)
+	if err != nil {
+		return runReply{Code: CodeError, Error: err.Error(), Err: encodeErr(err)}
+	}
+	reply := runReply{
+		Code: res.ReturnCode, Error: res.Error, Err: encodeErr(res.Err),
+		StdoutTruncated: res.StdoutTruncated, StderrTruncated: res.StderrTruncated,
+	}
+	if res.Value != nil {
+		v, err := tagged.Marshal(res.Value)
+		if err == nil {
+			reply.Value, reply.HasValue = v, true
+		}
+	}
+	return reply
+}
+
+// drain waits up to grace for the goroutines of a run to end, and reports
+// whether they did.
+func drain(base int, grace time.Duration) bool {
+	deadline := time.Now().Add(grace)
+	for d := 20 * time.Microsecond; ; d = min(2*d, 5*time.Millisecond) {
+		if runtime.NumGoroutine() <= base {
+			return true
+		}
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(d)
+	}
+}
+
+// frameWriter streams one output of the script to the host.
+type frameWriter struct {
+	w   *wire.Writer
+	typ wire.Type
+	id  uint64
+}
+
+func (fw *frameWriter) Write(p []byte) (int, error) {
+	if err := fw.w.Write(wire.Frame{Type: fw.typ, ID: fw.id, Body: p}); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// remoteTool is a host tool seen from the worker: each call is a wire call
+// to the host.
+type remoteTool struct {
+	spec toolSpec
+	ws   *workerServer
+	run  uint64
+}
+
+func (t *remoteTool) Name() string { return t.spec.Name }
+func (t *remoteTool) Doc() string  { return t.spec.Doc }
+
+func (t *remoteTool) Call(ctx context.Context, args map[string]any) (any, error) {
+	body, err := appendToolCall(nil, t.spec.Name, args, t.run)
+	if err != nil {
+		return nil, &ToolError{Tool: t.spec.Name, Err: fmt.Errorf("engine: the arguments cannot cross to the host: %w", err)}
+	}
+	ws := t.ws
+	id := ws.seq.Add(1)
+	ch := make(chan wire.Frame, 1)
+	ws.mu.Lock()
+	ws.pending[id] = ch
+	ws.mu.Unlock()
+	if err := ws.c.W.Write(wire.Frame{Type: wire.TypeCall, ID: id, Body: body}); err != nil {
+		ws.mu.Lock()
+		delete(ws.pending, id)
+		ws.mu.Unlock()
+		return nil, &ToolError{Tool: t.spec.Name, Err: err}
+	}
+	select {
+	case f := <-ch:
+		return parseToolResult(f.Body)
+	case <-ctx.Done():
+		ws.mu.Lock()
+		delete(ws.pending, id)
+		ws.mu.Unlock()
+		_ = ws.c.W.Send(wire.TypeCancel, id, nil)
+		// The host cancels the tool's context too; it answers with the
+		// tool's own error, usually ctx.Err().
+		return nil, ctx.Err()
+	}
+}
+
+// remoteNamespacedTool is a remoteTool whose host projection implements
+// projection.Namespaced.
+type remoteNamespacedTool struct{ *remoteTool }
+
+func (t *remoteNamespacedTool) Namespace() string  { return t.spec.Namespace }
+func (t *remoteNamespacedTool) MethodName() string { return t.spec.Method }

@@ -1,0 +1,51 @@
+package engine
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/traefik/yaegi/interp"
+)
+
+func BenchmarkPhase(b *testing.B) {
+	code := `fmt.Println("hi")`
+	sy := loadSymbols()
+	imp := imports{surf: buildSurface(nil), symbols: sy}
+	b.Run("normalize", func(b *testing.B) {
+		for b.Loop() {
+			_, _ = normalize(code, imp, false)
+		}
+	})
+	p, _ := normalize(code, imp, false)
+	x := &execution{ctx: context.Background(), stdout: &capWriter{limit: -1}, stderr: &capWriter{limit: -1}, finished: make(chan struct{})}
+	b.Run("new", func(b *testing.B) {
+		for b.Loop() {
+			_ = interp.New(interp.Options{SourcecodeFilesystem: sourceFS, GoPath: ".", Stdin: strings.NewReader("")})
+		}
+	})
+	b.Run("new+use", func(b *testing.B) {
+		for b.Loop() {
+			it := interp.New(interp.Options{SourcecodeFilesystem: sourceFS, GoPath: "."})
+			it.Use(sy.mapTypes)
+			it.Use(sy.pkgs["fmt"])
+			it.Use(x.hostExports(map[string]bool{"fmt": true}))
+		}
+	})
+	b.Run("new+use+compile", func(b *testing.B) {
+		for b.Loop() {
+			it := interp.New(interp.Options{SourcecodeFilesystem: sourceFS, GoPath: "."})
+			it.Use(sy.mapTypes)
+			it.Use(sy.pkgs["fmt"])
+			it.Use(x.hostExports(map[string]bool{"fmt": true}))
+			_, _ = it.Compile(p.src)
+		}
+	})
+	b.Run("new+use+compile-plain", func(b *testing.B) {
+		for b.Loop() {
+			it := interp.New(interp.Options{SourcecodeFilesystem: sourceFS, GoPath: "."})
+			it.Use(sy.pkgs["fmt"])
+			_, _ = it.Compile("package main\nimport \"fmt\"\nfunc main() { fmt.Sprint(\"hi\") }")
+		}
+	})
+}
