@@ -19,6 +19,7 @@ import (
 )
 
 func TestMain(m *testing.M) {
+	engine.MaybeServeWorker()
 	goleak.VerifyTestMain(m)
 }
 

@@ -20,6 +20,8 @@
 //     ["map[string]float64", {...}], ["int8", 5] and the other sized
 //     integers, ["float32", 1.5], ["[]byte", "base64"], ["duration", ns],
 //     ["time", "RFC 3339"], ["error", "message"].
+//   - A nil map[string]any, []any, []map[string]any, []string or []int is
+//     ["nil", "map"] (or the slice's tag), so it stays a typed nil.
 //
 // # What does not survive
 //
@@ -80,6 +82,9 @@ func appendValue(b []byte, v any, depth int) ([]byte, error) {
 	case float64:
 		return appendFloat(b, x), nil
 	case map[string]any:
+		if x == nil {
+			return append(b, `["nil","map"]`...), nil
+		}
 		b = append(b, '{')
 		first := true
 		for k, e := range x {
@@ -95,6 +100,9 @@ func appendValue(b []byte, v any, depth int) ([]byte, error) {
 		}
 		return append(b, '}'), nil
 	case []any:
+		if x == nil {
+			return append(b, `["nil","[]any"]`...), nil
+		}
 		b = append(b, `["[]any"`...)
 		for _, e := range x {
 			b = append(b, ',')
@@ -104,6 +112,9 @@ func appendValue(b []byte, v any, depth int) ([]byte, error) {
 		}
 		return append(b, ']'), nil
 	case []map[string]any:
+		if x == nil {
+			return append(b, `["nil","[]map"]`...), nil
+		}
 		b = append(b, `["[]map"`...)
 		for _, e := range x {
 			b = append(b, ',')
@@ -117,6 +128,9 @@ func appendValue(b []byte, v any, depth int) ([]byte, error) {
 		}
 		return append(b, ']'), nil
 	case []string:
+		if x == nil {
+			return append(b, `["nil","[]string"]`...), nil
+		}
 		b = append(b, `["[]string"`...)
 		for _, e := range x {
 			b = append(b, ',')
@@ -124,6 +138,9 @@ func appendValue(b []byte, v any, depth int) ([]byte, error) {
 		}
 		return append(b, ']'), nil
 	case []int:
+		if x == nil {
+			return append(b, `["nil","[]int"]`...), nil
+		}
 		b = append(b, `["[]int"`...)
 		for _, e := range x {
 			b = append(b, ',')
@@ -815,6 +832,24 @@ func (d *decoder) scalar(tag string, depth int) (any, error) {
 		return errors.New(s), nil
 	case "json":
 		return d.value(depth+1, true)
+	case "nil":
+		s, err := d.str()
+		if err != nil {
+			return nil, err
+		}
+		switch s {
+		case "map":
+			return map[string]any(nil), nil
+		case "[]any":
+			return []any(nil), nil
+		case "[]map":
+			return []map[string]any(nil), nil
+		case "[]string":
+			return []string(nil), nil
+		case "[]int":
+			return []int(nil), nil
+		}
+		return nil, d.errorf("unknown nil type %q", s)
 	}
 	return nil, d.errorf("unknown tag %q", tag)
 }

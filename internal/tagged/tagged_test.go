@@ -38,6 +38,8 @@ func TestRoundTrip(t *testing.T) {
 		{name: "map", in: map[string]any{"a": 1, "b": 2.5, "c": []any{"x", nil, true}, "d": map[string]any{}}},
 		{name: "[]any", in: []any{1, 1.0, "s", []int{1, 2}}},
 		{name: "empty []any", in: []any{}},
+		{name: "nil map", in: map[string]any(nil)},
+		{name: "nil slices", in: []any{[]any(nil), []int(nil), []string(nil), []map[string]any(nil)}},
 		{name: "[]map", in: []map[string]any{{"id": 1}, {"id": 2}}},
 		{name: "[]string", in: []string{"a", "b"}},
 		{name: "[]int", in: []int{3, -1}},
