@@ -130,6 +130,13 @@ func (im imports) allowed(path string) bool {
 	return path == "os" || sourcePackages[path] || path == rtImportPath || path == globalsPath
 }
 
+func (im imports) isPackageVar(pkg, name string) bool {
+	if _, tool := im.surf.pkgs[pkg]; tool {
+		return false
+	}
+	return im.symbols.vars[pkg][name]
+}
+
 func (im imports) autoImport(ident string) (string, bool) {
 	if _, ok := im.surf.pkgs[ident]; ok {
 		return ident, true

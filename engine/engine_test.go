@@ -279,14 +279,18 @@ func TestExecute_ExtraGlobals(t *testing.T) {
 
 func TestExecute_PackageVariablesAreReadOnly(t *testing.T) {
 	before := time.Local
-	res := exec(t, "time.Local = time.UTC\nfmt.Println(\"assigned\")", nil)
-	assert.Same(t, before, time.Local, "the host's time.Local must not change")
-	if res.ReturnCode == engine.CodeOK {
-		// The script assigned its own copy at most.
-		assert.Equal(t, "assigned\n", res.Stdout)
+	for _, code := range []string{"time.Local = time.UTC", "errors.ErrUnsupported = nil", "p := &unicode.Upper\n_ = p"} {
+		res := exec(t, code, nil)
+		require.Equal(t, engine.CodeError, res.ReturnCode, code)
+		assert.Contains(t, res.Error, "package variables are read-only", code)
+		assert.Contains(t, res.Error, "line 1:", code)
 	}
-	res = exec(t, "errors.ErrUnsupported = nil", nil)
+	assert.Same(t, before, time.Local, "the host's time.Local must not change")
 	assert.NotNil(t, errors.ErrUnsupported)
+	// Reading them works.
+	res := exec(t, "fmt.Println(time.UTC.String(), errors.ErrUnsupported)", nil)
+	require.Equal(t, engine.CodeOK, res.ReturnCode, res.Error)
+	assert.Equal(t, "UTC unsupported operation\n", res.Stdout)
 }
 
 func TestExecute_Misuse(t *testing.T) {

@@ -49,3 +49,25 @@ func BenchmarkPhase(b *testing.B) {
 		}
 	})
 }
+
+func BenchmarkCompileVariants(b *testing.B) {
+	sy := loadSymbols()
+	x := &execution{ctx: context.Background(), stdout: &capWriter{limit: -1}, stderr: &capWriter{limit: -1}, finished: make(chan struct{})}
+	for _, v := range []struct{ name, src string }{
+		{"plain", "package main\nimport \"fmt\"\nfunc main() { fmt.Println(\"hi\") }"},
+		{"rt import", "package main\nimport (__ts \"toolscript/rt\"; \"fmt\")\nfunc main() { __ts.At(1, 1, nil); fmt.Println(\"hi\") }"},
+		{"defer closure", "package main\nimport (__ts \"toolscript/rt\"; \"fmt\")\nfunc main() { defer func() { __ts.Finish(recover()) }(); fmt.Println(\"hi\") }"},
+		{"directives", "/*line script.go:1:1*/package main;import (__ts \"toolscript/rt\"; \"fmt\");func main() {defer func() { __ts.Finish(recover()) }(); /*line script.go:1:1*/fmt.Println(\"hi\")\n}\n/*line script.go:2:1*/"},
+	} {
+		b.Run(v.name, func(b *testing.B) {
+			for b.Loop() {
+				it := interp.New(interp.Options{SourcecodeFilesystem: sourceFS, GoPath: "."})
+				it.Use(sy.pkgs["fmt"])
+				it.Use(x.hostExports(map[string]bool{"fmt": true}))
+				if _, err := it.Compile(v.src); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

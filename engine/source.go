@@ -39,6 +39,7 @@ type program struct {
 type importable interface {
 	allowed(path string) bool
 	autoImport(ident string) (path string, ok bool)
+	isPackageVar(pkg, name string) bool
 }
 
 // normalize turns a script (a full program or bare statements, imports
@@ -119,6 +120,9 @@ func normalizeFile(code string, fset *token.FileSet, file *ast.File, imp importa
 	}
 	auto := autoImports(file, imports, imp)
 	p.imports = append(p.imports, auto...)
+	if err := p.checkPackageVarWrites(fset, file, imp); err != nil {
+		return nil, err
+	}
 	var edits []edit
 	// Package clause: force "main", then the generated imports, then give
 	// the rest of the line back its own columns.
@@ -312,6 +316,40 @@ func (p *program) checkReserved(code string) error {
 	}
 }
 
+// checkPackageVarWrites refuses assignments to the variables of standard
+// packages (time.Local = ...): scripts see read-only copies, and a clear
+// compile error beats the interpreter's run-time panic.
+func (p *program) checkPackageVarWrites(fset *token.FileSet, file ast.Node, imp importable) error {
+	var err error
+	check := func(e ast.Expr) {
+		sel, ok := e.(*ast.SelectorExpr)
+		if !ok || err != nil {
+			return
+		}
+		if id, ok := sel.X.(*ast.Ident); ok && imp.isPackageVar(id.Name, sel.Sel.Name) {
+			pos := fset.Position(sel.Pos())
+			err = &ScriptError{Line: pos.Line, Column: pos.Column, Source: p.line(pos.Line),
+				Msg: fmt.Sprintf("cannot assign to %s.%s: package variables are read-only in scripts", id.Name, sel.Sel.Name)}
+		}
+	}
+	ast.Inspect(file, func(n ast.Node) bool {
+		switch s := n.(type) {
+		case *ast.AssignStmt:
+			for _, l := range s.Lhs {
+				check(l)
+			}
+		case *ast.IncDecStmt:
+			check(s.X)
+		case *ast.UnaryExpr:
+			if s.Op == token.AND {
+				check(s.X)
+			}
+		}
+		return err == nil
+	})
+	return err
+}
+
 // rewritePanics records the position of explicit panic calls, so a panic
 // the script does not recover is reported at the line that raised it:
 // panic(x) becomes panic(__ts.At(line, col, x)), which returns x unchanged.
@@ -488,6 +526,9 @@ func normalizeBare(code string, imp importable, p *program) (*program, error) {
 	}
 	auto := autoImports(file, imported, imp)
 	p.imports = append(p.imports, auto...)
+	if err := p.checkPackageVarWrites(fset, file, imp); err != nil {
+		return nil, err
+	}
 	p.usesGo = hasGoStmt(file)
 	var edits []edit
 	// The value of a final expression statement becomes the result.

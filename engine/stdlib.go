@@ -63,6 +63,7 @@ type symbolTable struct {
 	pkgs     map[string]interp.Exports // import path -> {"path/name": symbols}
 	mapTypes interp.Exports            // interface wrappers for fmt and friends
 	byName   map[string]string         // package name -> import path, for auto-imports
+	vars     map[string]map[string]bool // package name -> its variables, read-only to scripts
 }
 
 var (
@@ -90,7 +91,7 @@ var perExecution = map[string][]string{
 
 func loadSymbols() *symbolTable {
 	symbolsOnce.Do(func() {
-		t := &symbolTable{pkgs: map[string]interp.Exports{}, byName: map[string]string{}}
+		t := &symbolTable{pkgs: map[string]interp.Exports{}, byName: map[string]string{}, vars: map[string]map[string]bool{}}
 		for _, path := range Packages {
 			name := path[strings.LastIndex(path, "/")+1:]
 			key := path + "/" + name
@@ -111,6 +112,10 @@ func loadSymbols() *symbolTable {
 					// A package variable: export a copy, so a script
 					// can read it but not assign the host's.
 					v = reflect.ValueOf(v.Interface())
+					if t.vars[name] == nil {
+						t.vars[name] = map[string]bool{}
+					}
+					t.vars[name][s] = true
 				}
 				syms[s] = v
 			}

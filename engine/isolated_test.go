@@ -1,0 +1,322 @@
+package engine_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolscript/toolscript/engine"
+	"github.com/toolscript/toolscript/projection"
+	"github.com/toolscript/toolscript/sandbox"
+)
+
+// newIsolated starts an isolated runtime for a test and closes it at the
+// end, checking that no worker process outlives Close.
+func newIsolated(t testing.TB, cfg engine.IsolatedConfig) *engine.Isolated {
+	t.Helper()
+	if cfg.Workers == 0 {
+		cfg.Workers = 2
+	}
+	iso, err := engine.NewIsolated(cfg)
+	require.NoError(t, err)
+	t.Cleanup(func() {
+		pids := iso.WorkerPIDs()
+		require.NoError(t, iso.Close())
+		for _, pid := range pids {
+			assert.False(t, processExists(pid), "worker %d outlived Close", pid)
+		}
+		assert.Empty(t, iso.WorkerPIDs())
+	})
+	return iso
+}
+
+// processExists reports whether pid is a live (not zombie) process.
+func processExists(pid int) bool {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return syscall.Kill(pid, 0) == nil
+	}
+	// Field 3 is the state; Z is a zombie that nobody reaped.
+	f := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+1:]))
+	return len(f) > 0 && f[0] != "X"
+}
+
+// comparable is the part of a CodeResult both runtimes must agree on.
+type comparable struct {
+	Stdout, Stderr   string
+	ReturnCode       int
+	Error            string
+	Value            any
+	ErrType          string
+	Calls            []string
+	OutTrunc, ErTrun bool
+}
+
+func summary(r engine.CodeResult) comparable {
+	c := comparable{Stdout: r.Stdout, Stderr: r.Stderr, ReturnCode: r.ReturnCode, Error: r.Error, Value: r.Value,
+		OutTrunc: r.StdoutTruncated, ErTrun: r.StderrTruncated}
+	if r.Err != nil {
+		c.ErrType = fmt.Sprintf("%T", r.Err)
+	}
+	for _, tc := range r.ToolCalls {
+		args, _ := json.Marshal(tc.Args)
+		c.Calls = append(c.Calls, fmt.Sprintf("%s %s %q %T", tc.Name, args, tc.Error, tc.Args))
+	}
+	return c
+}
+
+// TestRuntimes_SameResult runs one table of ordinary scripts on both
+// runtimes and requires the same CodeResult.
+func TestRuntimes_SameResult(t *testing.T) {
+	iso := newIsolated(t, engine.IsolatedConfig{})
+	runtimes := []struct {
+		name string
+		rt   engine.CodeRuntime
+	}{
+		{"in-process", engine.New(engine.Config{})},
+		{"isolated", iso},
+	}
+	short := engine.WithTimeout(150 * time.Millisecond)
+	tests := []struct {
+		name  string
+		code  string
+		opts  []engine.Option
+		rc    int
+		errIs error
+	}{
+		{name: "print", code: `fmt.Println("hi", 1+1, 2.5, []int{1, 2}, map[string]int{"a": 1})`},
+		{name: "stderr", code: `fmt.Fprintln(os.Stderr, "to stderr"); print("builtin\n")`},
+		{name: "namespaced tool", code: "r, err := math_ops.Multiply(map[string]any{\"a\": 6, \"b\": 7})\nfmt.Printf(\"%v %T %v\\n\", r, r, err)"},
+		{name: "int tool result stays int", code: "r, _ := math_ops.Add(map[string]any{\"a\": 2, \"b\": 3})\nfmt.Printf(\"%v %T\\n\", r, r)\nresult(r.(int) + 1)"},
+		{name: "struct-argument tool", code: `r, _ := tools.Greet(map[string]any{"name": "Ada"}); fmt.Println(r)`},
+		{name: "dynamic call", code: `r, err := tools.Call("math_ops-multiply", map[string]any{"a": 2, "b": 2.5}); fmt.Println(r, err)`},
+		{name: "tools.Names", code: `fmt.Println(tools.Names())`},
+		{name: "tool error", code: "_, err := tools.Fail(nil)\nfmt.Println(err)"},
+		{name: "tool panic", code: "_, err := tools.Boom(nil)\nfmt.Println(err)"},
+		{name: "nil args", code: "tools.Fail(nil)\ntools.Greet(map[string]any{})"},
+		{name: "value int", code: "x := 20\nx * 2 + 2"},
+		{name: "value float", code: "result(1.5)"},
+		{name: "value map", code: `result(map[string]any{"ok": true, "n": 1, "f": 2.0, "s": "x", "l": []any{1, "a", nil}})`},
+		{name: "value []map", code: `result([]map[string]any{{"id": 1}, {"id": 2}})`},
+		{name: "value []int", code: `result([]int{1, 2})`},
+		{name: "value string", code: `result("s")`},
+		{name: "value bool", code: `result(false)`},
+		{name: "value nil", code: `result(nil)`},
+		{name: "value struct", code: "type P struct{ X int `json:\"x\"` }\nresult(map[string]any{\"p\": 1})"},
+		{name: "goroutines and tools", code: "var wg sync.WaitGroup\nvar mu sync.Mutex\ntotal := 0.0\nfor i := range 5 {\n\twg.Add(1)\n\tgo func() {\n\t\tdefer wg.Done()\n\t\tr, _ := math_ops.Multiply(map[string]any{\"a\": i, \"b\": 2})\n\t\tmu.Lock()\n\t\ttotal += r.(float64)\n\t\tmu.Unlock()\n\t}()\n}\nwg.Wait()\nfmt.Println(total)"},
+		{name: "compile error", code: "x := 1\ny := undefinedThing(x)\nfmt.Println(y)", rc: engine.CodeError},
+		{name: "panic with line", code: "fmt.Println(\"before\")\n\npanic(\"boom\")", rc: engine.CodeError},
+		{name: "panic with map", code: `panic(map[string]any{"a": 1})`, rc: engine.CodeError},
+		{name: "panic with tool error", code: "_, err := tools.Fail(nil)\nif err != nil {\n\tpanic(err)\n}", rc: engine.CodeError},
+		{name: "runtime error", code: "var s []int\n_ = s[3]", rc: engine.CodeError},
+		{name: "os.Exit", code: "fmt.Println(\"bye\")\nos.Exit(3)", rc: 3},
+		{name: "import not allowed", code: "import \"os/exec\"\nexec.Command(\"ls\").Run()", rc: engine.CodeError, errIs: engine.ErrImportNotAllowed},
+		{name: "unknown tool", code: "_, err := tools.Call(\"nope\", nil)\npanic(err)", rc: engine.CodeError, errIs: engine.ErrUnknownTool},
+		{name: "wrong argument type", code: "_, err := math_ops.Multiply(map[string]any{\"a\": \"two\", \"b\": 3})\npanic(err)", rc: engine.CodeError, errIs: projection.ErrBadArgument},
+		{name: "infinite loop", code: "fmt.Println(\"start\")\nfor {}", opts: []engine.Option{short}, rc: engine.CodeTimeout, errIs: context.DeadlineExceeded},
+		{name: "blocked tool gets the deadline", code: "fmt.Println(\"start\")\n_, err := tools.Wait(nil)\nfmt.Println(err)", opts: []engine.Option{short}, rc: engine.CodeTimeout, errIs: context.DeadlineExceeded},
+		{name: "sleep is cut short", code: "time.Sleep(time.Hour)", opts: []engine.Option{short}, rc: engine.CodeTimeout, errIs: context.DeadlineExceeded},
+		{name: "tool call limit", code: "for i := 0; ; i++ {\n\tif _, err := math_ops.Add(map[string]any{\"a\": i, \"b\": 1}); err != nil {\n\t\tfmt.Println(\"stopped at\", i, err)\n\t\tbreak\n\t}\n}",
+			opts: []engine.Option{engine.WithLimits(engine.Limits{MaxToolCalls: 5})}, rc: engine.CodeLimit, errIs: engine.ErrLimitExceeded},
+		{name: "output flood", code: "for {\n\tfmt.Println(strings.Repeat(\"x\", 1000))\n}", opts: []engine.Option{engine.WithLimits(engine.Limits{MaxOutputBytes: 10_000})}, rc: engine.CodeLimit, errIs: engine.ErrLimitExceeded},
+		{name: "extra globals", code: "fmt.Println(userID, Greeting, Tags)", opts: []engine.Option{engine.WithExtraGlobals(map[string]any{"userID": 7, "Greeting": "hi", "Tags": []string{"a"}})}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []engine.CodeResult
+			for _, rt := range runtimes {
+				res, err := rt.rt.Execute(context.Background(), tt.code, mathNS(t), tt.opts...)
+				require.NoError(t, err, rt.name)
+				require.Equal(t, tt.rc, res.ReturnCode, "%s: %s", rt.name, res.Error)
+				if tt.errIs != nil {
+					assert.ErrorIs(t, res.Err, tt.errIs, rt.name)
+				}
+				if res.ReturnCode != engine.CodeOK {
+					require.Error(t, res.Err, rt.name)
+					assert.Equal(t, res.Error, res.Err.Error(), rt.name)
+				}
+				for _, c := range res.ToolCalls {
+					assert.Positive(t, c.Duration, rt.name)
+				}
+				got = append(got, res)
+			}
+			assert.Equal(t, summary(got[0]), summary(got[1]), "in-process vs isolated")
+		})
+	}
+}
+
+func TestIsolated_Misuse(t *testing.T) {
+	iso := newIsolated(t, engine.IsolatedConfig{Workers: 1})
+	p := projection.MustDirect("x", func() {}, "")
+	_, err := iso.Execute(context.Background(), "1", map[string]projection.ToolProjection{"y": p})
+	require.ErrorIs(t, err, projection.ErrNamespaceMismatch)
+	_, err = iso.Execute(context.Background(), "1", nil, engine.WithExtraGlobals(map[string]any{"f": func() {}}))
+	require.Error(t, err, "a function cannot cross to a worker")
+	assert.Panics(t, func() {
+		_, _ = iso.Execute(nil, "1", nil) //nolint:staticcheck // testing the nil-context contract
+	})
+
+	closed, err := engine.NewIsolated(engine.IsolatedConfig{Workers: 1})
+	require.NoError(t, err)
+	require.NoError(t, closed.Close())
+	_, err = closed.Execute(context.Background(), "1", nil)
+	require.ErrorIs(t, err, engine.ErrClosed)
+}
+
+// noGuards disables the in-process guards the lead engine may apply
+// (MaxCallDepth, MaxAllocLen, MaxMemoryBytes), so that the worker's OS
+// limits are what stops the script. Built from JSON so that it compiles
+// whichever of those fields exist.
+func noGuards(t testing.TB) engine.Option {
+	var l engine.Limits
+	require.NoError(t, json.Unmarshal([]byte(`{"MaxCallDepth":-1,"MaxAllocLen":-1,"MaxMemoryBytes":-1}`), &l))
+	return engine.WithLimits(l)
+}
+
+// TestIsolated_WorkerFailures runs the scripts that kill an in-process
+// host: each must give its error class, keep the output and tool calls
+// made so far, and leave the runtime working.
+func TestIsolated_WorkerFailures(t *testing.T) {
+	iso := newIsolated(t, engine.IsolatedConfig{
+		Workers: 2,
+		Grace:   300 * time.Millisecond,
+		OS:      sandbox.Limits{MemoryBytes: 256 << 20, MaxStack: 64 << 20},
+	})
+	prefix := "r, _ := math_ops.Add(map[string]any{\"a\": 1, \"b\": 2})\nfmt.Println(\"before\", r)\n"
+	tests := []struct {
+		name    string
+		code    string
+		timeout time.Duration
+		rc      []int    // accepted return codes
+		msg     []string // one of them must be in Error
+		errIs   error
+	}{
+		{name: "unbounded recursion", code: prefix + "func f(n int) int { return f(n+1) + 1 }\nfmt.Println(f(0))",
+			rc: []int{engine.CodeCrash}, msg: []string{"stack overflow"}, errIs: engine.ErrWorkerKilled},
+		{name: "huge allocation", code: prefix + "b := make([]byte, 1<<40)\nfmt.Println(len(b))",
+			rc: []int{engine.CodeCrash}, msg: []string{"memory limit"}, errIs: engine.ErrWorkerKilled},
+		{name: "string doubling", code: prefix + "s := \"x\"\nfor {\n\ts += s\n}",
+			rc: []int{engine.CodeCrash}, msg: []string{"memory limit"}, errIs: engine.ErrWorkerKilled},
+		{name: "panic in a script goroutine", code: prefix + "done := make(chan bool)\ngo func() { panic(\"in goroutine\") }()\n<-done",
+			// CodeError where the engine's goroutine guard catches it.
+			rc: []int{engine.CodeCrash, engine.CodeError}, msg: []string{"in goroutine"}},
+		{name: "concurrent map writes", code: prefix + "m := map[int]int{}\nvar wg sync.WaitGroup\nfor g := range 4 {\n\twg.Add(1)\n\tgo func() {\n\t\tdefer wg.Done()\n\t\tfor i := range 1000000 {\n\t\t\tm[i%100+g] = i\n\t\t}\n\t}()\n}\nwg.Wait()",
+			rc: []int{engine.CodeCrash}, msg: []string{"concurrent map"}, errIs: engine.ErrWorkerKilled},
+		{name: "long native call ignores the deadline", code: prefix + "s := strings.Repeat(\"a\", 50<<20)\nre := regexp.MustCompile(`(a|b)*c`)\nfmt.Println(re.MatchString(s))",
+			timeout: 300 * time.Millisecond, rc: []int{engine.CodeTimeout}, msg: []string{"worker killed: still running"}, errIs: context.DeadlineExceeded},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			before := iso.WorkerPIDs()
+			opts := []engine.Option{noGuards(t)}
+			if tt.timeout > 0 {
+				opts = append(opts, engine.WithTimeout(tt.timeout))
+			} else {
+				opts = append(opts, engine.WithTimeout(20*time.Second))
+			}
+			start := time.Now()
+			res, err := iso.Execute(context.Background(), tt.code, mathNS(t), opts...)
+			require.NoError(t, err)
+			t.Logf("%v: rc %d: %s", time.Since(start), res.ReturnCode, res.Error)
+			assert.Contains(t, tt.rc, res.ReturnCode, res.Error)
+			found := false
+			for _, m := range tt.msg {
+				found = found || strings.Contains(res.Error, m)
+			}
+			assert.True(t, found, "error %q should name one of %q", res.Error, tt.msg)
+			if tt.errIs != nil {
+				assert.ErrorIs(t, res.Err, tt.errIs)
+			}
+			assert.Equal(t, "before 3\n", res.Stdout, "output written before the crash is kept")
+			require.Len(t, res.ToolCalls, 1, "the tool call made before the crash is kept")
+			assert.Equal(t, map[string]any{"a": 1, "b": 2}, res.ToolCalls[0].Args)
+
+			next, err := iso.Execute(context.Background(), "r, _ := math_ops.Add(map[string]any{\"a\": 40, \"b\": 2})\nresult(r)", mathNS(t))
+			require.NoError(t, err)
+			require.Equal(t, engine.CodeOK, next.ReturnCode, next.Error)
+			assert.Equal(t, 42, next.Value)
+			if res.ReturnCode == engine.CodeCrash {
+				for _, pid := range before {
+					if !contains(iso.WorkerPIDs(), pid) {
+						assert.Eventually(t, func() bool { return !processExists(pid) }, 5*time.Second, 10*time.Millisecond, "killed worker %d is gone", pid)
+					}
+				}
+			}
+		})
+	}
+}
+
+func contains(xs []int, x int) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+func TestIsolated_CallerCancel(t *testing.T) {
+	iso := newIsolated(t, engine.IsolatedConfig{Workers: 1})
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() { time.Sleep(50 * time.Millisecond); cancel() }()
+	res, err := iso.Execute(ctx, "for {}", nil)
+	require.NoError(t, err)
+	assert.Equal(t, engine.CodeTimeout, res.ReturnCode)
+	assert.ErrorIs(t, res.Err, context.Canceled)
+	res, err = iso.Execute(context.Background(), "1+1", nil)
+	require.NoError(t, err)
+	assert.Equal(t, 2, res.Value)
+}
+
+func TestIsolated_OutputStreams(t *testing.T) {
+	iso := newIsolated(t, engine.IsolatedConfig{Workers: 1})
+	var out strings.Builder
+	var mu sync.Mutex
+	w := writerFunc(func(p []byte) (int, error) { mu.Lock(); defer mu.Unlock(); return out.Write(p) })
+	res, err := iso.Execute(context.Background(), "for i := range 3 { fmt.Println(i) }", nil, engine.WithStdout(w))
+	require.NoError(t, err)
+	assert.Equal(t, "0\n1\n2\n", res.Stdout)
+	mu.Lock()
+	assert.Equal(t, "0\n1\n2\n", out.String())
+	mu.Unlock()
+}
+
+type writerFunc func([]byte) (int, error)
+
+func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
+
+// TestIsolated_WorkerEnvironment checks what a script can see of its worker
+// process: no host environment, the limits in force.
+func TestIsolated_Concurrent(t *testing.T) {
+	iso := newIsolated(t, engine.IsolatedConfig{Workers: 2})
+	var wg sync.WaitGroup
+	for i := range 12 {
+		wg.Go(func() {
+			code := fmt.Sprintf("r, _ := math_ops.Add(map[string]any{\"a\": %d, \"b\": 1})\nfmt.Println(r)", i)
+			if i%5 == 0 {
+				code = "for {}"
+			}
+			res, err := iso.Execute(context.Background(), code, mathNS(t), engine.WithTimeout(time.Second))
+			assert.NoError(t, err)
+			if i%5 == 0 {
+				assert.Equal(t, engine.CodeTimeout, res.ReturnCode)
+				return
+			}
+			assert.Equal(t, engine.CodeOK, res.ReturnCode, res.Error)
+			assert.Equal(t, fmt.Sprintf("%d\n", i+1), res.Stdout)
+		})
+	}
+	wg.Wait()
+}
+
+var _ = errors.New
