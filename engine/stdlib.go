@@ -60,9 +60,9 @@ var sourceFS = func() fs.FS {
 // settable package variables replaced by read-only copies. It is built once
 // per process and shared, read-only, by every interpreter.
 type symbolTable struct {
-	pkgs     map[string]interp.Exports // import path -> {"path/name": symbols}
-	mapTypes interp.Exports            // interface wrappers for fmt and friends
-	byName   map[string]string         // package name -> import path, for auto-imports
+	pkgs     map[string]interp.Exports  // import path -> {"path/name": symbols}
+	mapTypes interp.Exports             // interface wrappers for fmt and friends
+	byName   map[string]string          // package name -> import path, for auto-imports
 	vars     map[string]map[string]bool // package name -> its variables, read-only to scripts
 }
 
