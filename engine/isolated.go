@@ -142,7 +142,16 @@ func (e *Isolated) Execute(ctx context.Context, code string, ns map[string]proje
 	}
 	req.Tools = toolSpecs(ns)
 
+	// Like Config.MaxConcurrent in-process: waiting for a free worker is
+	// bounded by the caller's context, not by the timeout.
 	start := time.Now()
+	w, err := e.pool.Get(ctx)
+	if err != nil {
+		if errors.Is(err, sandbox.ErrClosed) {
+			return CodeResult{}, ErrClosed
+		}
+		return CodeResult{ReturnCode: CodeTimeout, Error: "engine: gave up waiting for a free isolated worker: " + err.Error(), Err: err, Duration: time.Since(start)}, nil
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	if limits.Timeout > 0 {
@@ -152,14 +161,6 @@ func (e *Isolated) Execute(ctx context.Context, code string, ns map[string]proje
 	}
 	if d, ok := ctx.Deadline(); ok {
 		req.Deadline = d.UnixNano()
-	}
-	w, err := e.pool.Get(ctx)
-	if err != nil {
-		code := CodeTimeout
-		if errors.Is(err, sandbox.ErrClosed) {
-			return CodeResult{}, ErrClosed
-		}
-		return CodeResult{ReturnCode: code, Error: "engine: gave up waiting for a free isolated worker: " + err.Error(), Err: err, Duration: time.Since(start)}, nil
 	}
 	r := &hostRun{
 		e: e, w: w, ns: ns, ctx: ctx, limits: limits, inflight: map[uint64]context.CancelFunc{},
@@ -197,7 +198,8 @@ type hostRun struct {
 	stdout, stderr *capWriter
 
 	mu       sync.Mutex
-	calls    []ToolCall
+	calls    []ToolCall  // the host's own trace, in the order calls started
+	starts   []time.Time // start of each call still running, zero once done
 	inflight map[uint64]context.CancelFunc
 	tools    sync.WaitGroup
 }
@@ -224,8 +226,7 @@ func (r *hostRun) run(req *runRequest) CodeResult {
 			case f.Type == typeStderr && f.ID == r.id:
 				_, _ = r.stderr.Write(f.Body)
 			case f.Type == wire.TypeCall:
-				r.tools.Add(1)
-				go r.callTool(f)
+				r.startTool(f)
 			case f.Type == wire.TypeCancel:
 				r.mu.Lock()
 				if c := r.inflight[f.ID]; c != nil {
@@ -249,44 +250,52 @@ func (r *hostRun) run(req *runRequest) CodeResult {
 	}
 }
 
-// callTool answers one tool call of the worker through the real projection.
-func (r *hostRun) callTool(f wire.Frame) {
-	defer r.tools.Done()
+// startTool records a tool call of the worker in the trace, in the order
+// calls start, and runs it.
+func (r *hostRun) startTool(f wire.Frame) {
 	name, args, err := parseToolCall(f.Body)
-	var body []byte
-	defer func() { _ = r.w.Send(wire.Frame{Type: wire.TypeResult, ID: f.ID, Body: body}) }()
 	if err != nil {
-		body = toolErrorBody(&ToolError{Tool: name, Err: fmt.Errorf("engine: bad tool call from the worker: %w", err)})
+		body := toolErrorBody(&ToolError{Tool: name, Err: fmt.Errorf("engine: bad tool call from the worker: %w", err)})
+		_ = r.w.Send(wire.Frame{Type: wire.TypeResult, ID: f.ID, Body: body})
 		return
 	}
 	p, ok := r.ns[name]
 	if !ok {
-		body = toolErrorBody(&ToolError{Tool: name, Err: fmt.Errorf("%w: %q is not in the namespace", ErrUnknownTool, name)})
+		body := toolErrorBody(&ToolError{Tool: name, Err: fmt.Errorf("%w: %q is not in the namespace", ErrUnknownTool, name)})
+		_ = r.w.Send(wire.Frame{Type: wire.TypeResult, ID: f.ID, Body: body})
 		return
 	}
 	ctx, cancel := context.WithCancel(r.ctx)
-	defer cancel()
 	r.mu.Lock()
+	i := len(r.calls)
+	r.calls = append(r.calls, ToolCall{Name: name, Args: args})
+	r.starts = append(r.starts, time.Now())
 	r.inflight[f.ID] = cancel
 	r.mu.Unlock()
-	start := time.Now()
+	r.tools.Add(1)
+	go r.callTool(ctx, cancel, f.ID, i, p, args)
+}
+
+// callTool answers one tool call of the worker through the real projection.
+func (r *hostRun) callTool(ctx context.Context, cancel context.CancelFunc, id uint64, i int, p projection.ToolProjection, args map[string]any) {
+	defer r.tools.Done()
+	defer cancel()
 	res, err := safeCall(ctx, p, args)
-	d := time.Since(start)
-	tc := ToolCall{Name: name, Args: args, Duration: d}
-	if err != nil {
-		tc.Error = err.Error()
-	}
 	r.mu.Lock()
-	delete(r.inflight, f.ID)
-	r.calls = append(r.calls, tc)
+	delete(r.inflight, id)
+	r.calls[i].Duration = time.Since(r.starts[i])
+	r.starts[i] = time.Time{}
+	if err != nil {
+		r.calls[i].Error = err.Error()
+	}
 	r.mu.Unlock()
+	var body []byte
 	if err != nil {
 		body = toolErrorBody(err)
-		return
+	} else if body, err = appendToolResult(nil, res); err != nil {
+		body = toolErrorBody(&ToolError{Tool: p.Name(), Err: fmt.Errorf("engine: the result (%T) cannot cross to the isolated worker: %w", res, err)})
 	}
-	if body, err = appendToolResult(nil, res); err != nil {
-		body = toolErrorBody(&ToolError{Tool: name, Err: fmt.Errorf("engine: the result (%T) cannot cross to the isolated worker: %w", res, err)})
-	}
+	_ = r.w.Send(wire.Frame{Type: wire.TypeResult, ID: id, Body: body})
 }
 
 // endTools cancels the tool calls still running and waits up to the grace
@@ -316,13 +325,27 @@ func (r *hostRun) result(code int, err error) CodeResult {
 	defer r.mu.Unlock()
 	res := CodeResult{
 		Stdout: stdout, Stderr: stderr, StdoutTruncated: outTrunc, StderrTruncated: errTrunc,
-		ReturnCode: code, ToolCalls: r.calls, Err: err,
+		ReturnCode: code, Err: err,
+	}
+	if len(r.calls) > 0 {
+		// A copy: calls still running keep writing to the run's.
+		res.ToolCalls = append([]ToolCall(nil), r.calls...)
+		for i, start := range r.starts {
+			if !start.IsZero() {
+				res.ToolCalls[i].Duration = time.Since(start)
+				res.ToolCalls[i].Error = errCallInterrupted
+			}
+		}
 	}
 	if err != nil {
 		res.Error = err.Error()
 	}
 	return res
 }
+
+// errCallInterrupted marks, in the host's trace, a tool call still
+// running when the worker died or the execution ended.
+const errCallInterrupted = "engine: the execution ended during the call"
 
 // finish handles the worker's answer.
 func (r *hostRun) finish(f wire.Frame) CodeResult {
@@ -344,6 +367,14 @@ func (r *hostRun) finish(f wire.Frame) CodeResult {
 	res.StderrTruncated = res.StderrTruncated || reply.StderrTruncated
 	if reply.HasValue {
 		res.Value, _ = tagged.Unmarshal(reply.Value)
+	}
+	// The worker's trace is the script's view, with the in-process
+	// runtime's rules (calls cut short by the end are marked); the host's
+	// own trace is used when the worker dies.
+	res.ToolCalls = nil
+	for _, tc := range reply.ToolCalls {
+		args, _ := tagged.UnmarshalMap(tc.Args)
+		res.ToolCalls = append(res.ToolCalls, ToolCall{Name: tc.Name, Args: args, Duration: tc.Duration, Error: tc.Error})
 	}
 	if reply.Retire {
 		r.e.pool.Kill(r.w, "retired: CPU time budget used")

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/toolscript/toolscript/internal/tagged"
@@ -66,6 +67,15 @@ type runReply struct {
 	StdoutTruncated bool            `json:"stdout_truncated,omitempty"`
 	StderrTruncated bool            `json:"stderr_truncated,omitempty"`
 	Retire          bool            `json:"retire,omitempty"`
+	ToolCalls       []wireToolCall  `json:"tool_calls,omitempty"`
+}
+
+// wireToolCall is a ToolCall of the worker's trace.
+type wireToolCall struct {
+	Name     string          `json:"name"`
+	Args     json.RawMessage `json:"args,omitempty"` // tagged
+	Duration time.Duration   `json:"duration"`
+	Error    string          `json:"error,omitempty"`
 }
 
 type readyMsg struct {
@@ -140,6 +150,15 @@ func (e *remoteError) Is(target error) bool {
 func newRemote(msg string, is []string) error {
 	if len(is) == 0 {
 		return errors.New(msg)
+	}
+	// "...: context deadline exceeded" and the like: wrap the sentinel,
+	// as fmt.Errorf("...: %w") did on the other side.
+	for _, s := range sentinels {
+		if len(is) == 1 && is[0] == s.name {
+			if prefix, ok := strings.CutSuffix(msg, ": "+s.err.Error()); ok {
+				return fmt.Errorf("%s: %w", prefix, s.err)
+			}
+		}
 	}
 	return &remoteError{msg: msg, is: is}
 }

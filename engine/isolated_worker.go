@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -141,11 +142,6 @@ func (ws *workerServer) serve() error {
 
 // run executes one script and answers the host.
 func (ws *workerServer) run(ctx context.Context, cancel context.CancelCauseFunc, id uint64, req *runRequest) {
-	defer func() {
-		ws.mu.Lock()
-		ws.runCancel = nil
-		ws.mu.Unlock()
-	}()
 	base := runtime.NumGoroutine()
 	reply := ws.execute(ctx, id, req)
 	reply.Retire = !sandbox.SetRunCPU(req.RunCPU)
@@ -157,6 +153,10 @@ func (ws *workerServer) run(ctx context.Context, cancel context.CancelCauseFunc,
 		_ = ws.c.W.Send(wire.TypeResult, id, &wire.Result{Value: body})
 	}
 	clean := drain(base, req.Grace)
+	// Free before ready: the host sends the next run once it has it.
+	ws.mu.Lock()
+	ws.runCancel = nil
+	ws.mu.Unlock()
 	_ = ws.c.W.Send(typeReady, id, &readyMsg{Clean: clean})
 }
 
@@ -200,6 +200,10 @@ func (ws *workerServer) execute(ctx context.Context, id uint64, req *runRequest)
 		Code: res.ReturnCode, Error: res.Error, Err: encodeErr(res.Err),
 		StdoutTruncated: res.StdoutTruncated, StderrTruncated: res.StderrTruncated,
 	}
+	for _, tc := range res.ToolCalls {
+		args, _ := tagged.Marshal(tc.Args)
+		reply.ToolCalls = append(reply.ToolCalls, wireToolCall{Name: tc.Name, Args: args, Duration: tc.Duration, Error: tc.Error})
+	}
 	if res.Value != nil {
 		v, err := tagged.Marshal(res.Value)
 		if err == nil {
@@ -210,17 +214,33 @@ func (ws *workerServer) execute(ctx context.Context, id uint64, req *runRequest)
 }
 
 // drain waits up to grace for the goroutines of a run to end, and reports
-// whether they did.
+// whether they did: no goroutine may be left in the interpreter (a long
+// native call, such as a regexp over megabytes, ignores cancellation).
 func drain(base int, grace time.Duration) bool {
 	deadline := time.Now().Add(grace)
 	for d := 20 * time.Microsecond; ; d = min(2*d, 5*time.Millisecond) {
-		if runtime.NumGoroutine() <= base {
+		if runtime.NumGoroutine() <= base && !interpreting() {
 			return true
 		}
 		if time.Now().After(deadline) {
 			return false
 		}
 		time.Sleep(d)
+	}
+}
+
+var interpFrame = []byte("github.com/traefik/yaegi/interp.")
+
+// interpreting reports whether a goroutine of this process is running
+// interpreted code.
+func interpreting() bool {
+	buf := make([]byte, 64<<10)
+	for {
+		n := runtime.Stack(buf, true)
+		if n < len(buf) {
+			return bytes.Contains(buf[:n], interpFrame)
+		}
+		buf = make([]byte, 2*len(buf))
 	}
 }
 
