@@ -370,6 +370,10 @@ func (p *Pool) start() (*Worker, error) {
 		return nil, fmt.Errorf("%w: %s: %v", ErrStart, p.cfg.Path, err)
 	}
 	w.pid = cmd.Process.Pid
+	// Read the worker's frames with blocking reads on a thread of their
+	// own rather than through the network poller: a tool-call round
+	// trip wakes the reader directly, several microseconds sooner.
+	_ = outR.Fd()
 	p.mu.Lock()
 	p.live[w] = struct{}{}
 	p.mu.Unlock()

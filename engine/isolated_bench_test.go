@@ -1,0 +1,84 @@
+package engine_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/toolscript/toolscript/engine"
+)
+
+func benchIsolated(b *testing.B) *engine.Isolated {
+	b.Helper()
+	iso, err := engine.NewIsolated(engine.IsolatedConfig{Workers: 2})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = iso.Close() })
+	return iso
+}
+
+// BenchmarkIsolated_Trivial is a whole isolated execution of a script that
+// prints one line, with a warm pool. Compare BenchmarkExecute_Trivial.
+func BenchmarkIsolated_Trivial(b *testing.B) {
+	iso := benchIsolated(b)
+	ns, _ := benchNS()
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		res, err := iso.Execute(ctx, `fmt.Println("hi")`, ns)
+		if err != nil || res.ReturnCode != 0 {
+			b.Fatal(err, res.Error)
+		}
+	}
+}
+
+// BenchmarkIsolated_1000ToolCalls is a script calling a host tool 1000
+// times from a worker; (ns/op - BenchmarkIsolated_Trivial) / 1000 is one
+// tool-call round trip over the pipe. Compare BenchmarkExecute_1000ToolCalls.
+func BenchmarkIsolated_1000ToolCalls(b *testing.B) {
+	iso := benchIsolated(b)
+	ns, _ := benchNS()
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		res, err := iso.Execute(ctx, thousandCalls, ns, engine.WithLimits(engine.Limits{MaxToolCalls: engine.Unlimited}))
+		if err != nil || res.ReturnCode != 0 || res.Value != 999000 {
+			b.Fatal(err, res.Error, res.Value)
+		}
+	}
+}
+
+// BenchmarkIsolated_WorkerStart measures starting a pool of one worker
+// (process start, limits, symbol tables, warm-up) and reports the
+// worker's resident memory once it is idle.
+func BenchmarkIsolated_WorkerStart(b *testing.B) {
+	var rss int64
+	for b.Loop() {
+		iso, err := engine.NewIsolated(engine.IsolatedConfig{Workers: 1})
+		if err != nil {
+			b.Fatal(err)
+		}
+		rss = max(rss, rssOf(iso.WorkerPIDs()[0]))
+		_ = iso.Close()
+	}
+	b.ReportMetric(float64(rss)/(1<<20), "worker-RSS-MiB")
+}
+
+// rssOf returns the resident set size of a process, from /proc.
+func rssOf(pid int) int64 {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			kb, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
+			return kb << 10
+		}
+	}
+	return 0
+}
