@@ -3,8 +3,9 @@
 //
 // Usage:
 //
-//	toolscript run [--timeout 30s] [--json] FILE|-
+//	toolscript run [--timeout 30s] [--json] [--isolated] FILE|-
 //	toolscript describe
+//	toolscript worker
 //	toolscript version
 package main
 
@@ -14,12 +15,16 @@ import (
 	"io"
 	"os"
 	"os/signal"
+
+	"github.com/toolscript/toolscript/engine"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
 var version = "dev"
 
 func main() {
+	// Started by the isolated runtime as a worker: serve, then exit.
+	engine.MaybeServeWorker()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()
@@ -31,6 +36,7 @@ const usage = `toolscript runs Go scripts that call tools.
 Usage:
   toolscript run [flags] FILE|-   run a script against the demo tools
   toolscript describe             print the tools a script can call
+  toolscript worker               (internal) serve as an isolated-runtime worker
   toolscript version              print the version
 
 Run "toolscript run -h" for the flags of run.
@@ -47,6 +53,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return runCmd(ctx, args[1:], stdin, stdout, stderr)
 	case "describe":
 		return describeCmd(args[1:], stdout, stderr)
+	case "worker":
+		return workerCmd(stderr)
 	case "version":
 		fmt.Fprintln(stdout, "toolscript", version)
 		return 0

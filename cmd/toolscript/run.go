@@ -19,6 +19,7 @@ func runCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	timeout := fs.Duration("timeout", engine.DefaultTimeout, "bound on the script's wall time")
 	asJSON := fs.Bool("json", false, "print the whole CodeResult as JSON instead of the script's output")
 	maxCalls := fs.Int("max-tool-calls", 0, "bound on tool calls (0: engine default, -1: unlimited)")
+	isolated := fs.Bool("isolated", false, "run the script in a worker process under OS limits (memory, CPU, files, stack); tools stay in this process")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "Usage: toolscript run [flags] FILE|-\n\nRuns a Go script (a full program or bare statements) against the demo tools.\n\nFlags:")
 		fs.PrintDefaults()
@@ -40,7 +41,17 @@ func runCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		// Stream the script's output as it is written.
 		opts = append(opts, engine.WithStdout(stdout), engine.WithStderr(stderr))
 	}
-	res, err := engine.Execute(ctx, code, demo.Namespace(), opts...)
+	var rt engine.CodeRuntime = engine.New(engine.Config{})
+	if *isolated {
+		iso, err := engine.NewIsolated(engine.IsolatedConfig{Workers: 1})
+		if err != nil {
+			fmt.Fprintf(stderr, "toolscript: %v\n", err)
+			return 2
+		}
+		defer iso.Close()
+		rt = iso
+	}
+	res, err := rt.Execute(ctx, code, demo.Namespace(), opts...)
 	if err != nil {
 		fmt.Fprintf(stderr, "toolscript: %v\n", err)
 		return 2
