@@ -512,7 +512,7 @@ func classify(st *os.ProcessState, waitErr error, stderr, reason string) Exit {
 		e.Cause = "killed by SIGKILL (CPU time limit or the kernel's out-of-memory killer)"
 	case has("stack overflow", "stack exceeds"):
 		e.Cause = "stack overflow"
-	case has("out of memory", "cannot allocate memory", "ThreadSanitizer failed to allocate"):
+	case has("out of memory", "cannot allocate memory", "ThreadSanitizer failed to allocate", "errno=12"):
 		e.Cause = "memory limit"
 	case has("failed to create new OS thread", "pthread_create failed"):
 		e.Cause = "process limit"

@@ -1,0 +1,72 @@
+// Package sandbox runs untrusted work in pre-started worker processes under
+// OS limits: the process plumbing of toolscript's isolated runtime
+// (engine.NewIsolated). It imports nothing of the project but internal
+// packages.
+//
+// A [Pool] on the host keeps Config.Size workers started: children of the
+// same binary (or Config.Path), each in its own process group, with an
+// empty temporary working directory, no environment but two variables of
+// its own, and pipes on file descriptors 3 (host to worker) and 4 (worker
+// to host) that carry the frames of package internal/wire. The worker's
+// main hands the process to [Serve] (engine.MaybeServeWorker does), which
+// applies the [Limits] to itself before it reads anything from the host,
+// says hello and serves the connection.
+//
+// # Limits
+//
+// What a worker applies to itself at start, on Linux, unprivileged (each
+// measured on a 2-core Linux 6.x machine with Go 1.26):
+//
+//   - Limits.MemoryBytes: RLIMIT_DATA set to the private writable memory
+//     the worker uses at start (VmData, about 40 MiB, 300 MiB under -race)
+//     plus MemoryBytes, and debug.SetMemoryLimit(MemoryBytes). RLIMIT_DATA
+//     counts only writable private mappings, so the Go runtime's large
+//     address-space reservations do not count against it (RLIMIT_AS does:
+//     a Go binary starts at 1.2 GiB of address space, and the race detector
+//     reserves terabytes, so RLIMIT_AS is not used). Past it the Go runtime
+//     dies with "fatal error: out of memory" (or thread creation fails with
+//     errno 12; the race detector exits with status 66): make([]byte, 1<<40)
+//     dies at once, a string doubled in a loop dies at about half the limit
+//     (old and new copy) in a few hundred milliseconds.
+//   - Limits.CPUTime: RLIMIT_CPU hard limit over the worker's life (the
+//     kernel sends SIGKILL). [SetRunCPU] sets the soft limit for one run
+//     (whole seconds); at the soft limit the worker catches SIGXCPU and
+//     exits with [ExitCPU].
+//   - Limits.OpenFiles: RLIMIT_NOFILE (default 32): a worker starts with
+//     about 8 descriptors, so it can open a handful more (time zone files).
+//   - RLIMIT_FSIZE 0 (writing to any file fails with "file too large";
+//     pipes are not files) and RLIMIT_CORE 0.
+//   - PR_SET_NO_NEW_PRIVS: nothing the worker executes can gain privileges.
+//   - A host running as root gets workers running as nobody (uid and gid
+//     65534, no supplementary groups) unless Limits.KeepRoot; then
+//     Limits.Processes is RLIMIT_NPROC for that user (shared by all
+//     workers; threads count). The working directory, owned by root with
+//     mode 0700, is then not even readable.
+//   - Limits.MaxStack: debug.SetMaxStack (default 256 MiB): runaway
+//     recursion ends with "fatal error: stack overflow" in the worker
+//     (in under a second at 16-64 MiB).
+//
+// # Security
+//
+// Guaranteed, on Linux: a worker cannot take the host down (it is another
+// process), it dies of the limits above instead of exhausting the machine,
+// it has none of the host's environment, it is killed with its whole
+// process group when the host kills it, closes the pool, or dies
+// (Pdeathsig, set from a locked thread so an unrelated thread exit does not
+// fire it), and its working directory is removed.
+//
+// Not enforced by this package: network access and reading files (a
+// worker running as the host's user can read what that user can; as nobody,
+// what nobody can), and starting processes when the host does not run as
+// root (RLIMIT_NPROC is per user, so it is applied only to nobody). No
+// seccomp filter, namespaces or cgroups are used. toolscript's workers rely
+// on the interpreter's allowlist for those: scripts have no file, network
+// or process API at all. Outside Linux only the stack and the Go memory
+// limit apply.
+//
+// # Concurrency
+//
+// A Pool is safe for concurrent use; each Worker serves one caller at a
+// time between Get and Put (or Kill). Close waits until every worker
+// process has been reaped.
+package sandbox
