@@ -229,7 +229,8 @@ func drain(base int, grace time.Duration) bool {
 	}
 }
 
-var interpFrame = []byte("github.com/traefik/yaegi/interp.")
+// Matches github.com/traefik/yaegi/interp and a vendored copy of it.
+var interpFrame = []byte("/yaegi/interp.")
 
 // interpreting reports whether a goroutine of this process is running
 // interpreted code.

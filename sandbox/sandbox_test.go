@@ -187,18 +187,19 @@ func TestWorker_AppliesLimits(t *testing.T) {
 }
 
 func TestWorker_DiesOfItsLimits(t *testing.T) {
-	p := newPool(t, 1, sandbox.Limits{MemoryBytes: 128 << 20, MaxStack: 8 << 20, CPUTime: time.Second})
 	tests := []struct {
 		name, call string
 		args       any
+		limits     sandbox.Limits
 		cause      []string
 	}{
-		{"memory", "alloc", 1024, []string{"memory limit"}},
-		{"stack", "recurse", nil, []string{"stack overflow", "memory limit"}},
-		{"cpu", "spin", nil, []string{"CPU time limit", "SIGKILL"}},
+		{"memory", "alloc", 1024, sandbox.Limits{MemoryBytes: 128 << 20}, []string{"memory limit"}},
+		{"stack", "recurse", nil, sandbox.Limits{MaxStack: 8 << 20}, []string{"stack overflow", "memory limit"}},
+		{"cpu", "spin", nil, sandbox.Limits{CPUTime: time.Second}, []string{"CPU time limit", "SIGKILL"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			p := newPool(t, 1, tt.limits)
 			w, err := p.Get(context.Background())
 			require.NoError(t, err)
 			start := time.Now()
@@ -213,7 +214,8 @@ func TestWorker_DiesOfItsLimits(t *testing.T) {
 			assert.True(t, found, "cause %q", ex.Cause)
 		})
 	}
-	// A small allocation is fine, in a replacement worker.
+	// A small allocation is fine under a memory limit.
+	p := newPool(t, 1, sandbox.Limits{MemoryBytes: 128 << 20})
 	w, err := p.Get(context.Background())
 	require.NoError(t, err)
 	raw, ok := call(t, w, "alloc", 16)
