@@ -12,7 +12,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/traefik/yaegi/interp"
+	"github.com/toolscript/toolscript/internal/yaegi/interp"
 	"golang.org/x/sync/semaphore"
 
 	"github.com/toolscript/toolscript/projection"
@@ -245,9 +245,22 @@ func (x *execution) interpret(prog *program, surf *surface, symbols *symbolTable
 	// End the execution: tools refuse further calls, output is frozen,
 	// and cancelling runCtx makes the interpreter stop every goroutine of
 	// the script (and release the guard blocked in finish).
+	finishedFirst := isFinished(x.finished)
 	x.ended.Store(true)
 	x.cancel(errEnded)
 	stop()
+	// Give the interpreter a moment to unwind the script's main (a
+	// stopped loop, a deep recursion) so that no CPU burns after the
+	// result is returned; a native call that ignores the context (a huge
+	// regexp) is not waited for.
+	if !isFinished(x.finished) {
+		t := time.NewTimer(unwindGrace)
+		select {
+		case <-x.finished:
+		case <-t.C:
+		}
+		t.Stop()
+	}
 	cause := context.Cause(x.ctx)
 	select {
 	case <-x.finished:
@@ -263,7 +276,7 @@ func (x *execution) interpret(prog *program, surf *surface, symbols *symbolTable
 		pe := x.goPanic
 		x.mu.Unlock()
 		return x.result(CodeError, pe)
-	case !errors.Is(cause, errEnded) && !isFinished(x.finished):
+	case !errors.Is(cause, errEnded) && !finishedFirst:
 		return x.result(codeFor(cause), x.contextError(cause))
 	case runErr != nil && !errors.Is(runErr, context.Canceled):
 		var p interp.Panic
@@ -288,8 +301,11 @@ func (x *execution) interpret(prog *program, surf *surface, symbols *symbolTable
 		}
 		return x.result(ex.code, &ExitError{Code: ex.code})
 	}
-	return x.result(CodeError, prog.panicError(outcome, x, diag))
+	return x.result(CodeError, prog.panicError(outcome, x, diag, it))
 }
+
+// unwindGrace bounds the wait for a stopped script to unwind.
+const unwindGrace = 250 * time.Millisecond
 
 // Internal cancellation causes.
 var (
@@ -377,23 +393,54 @@ func (p *program) scriptError(err error) error {
 	return &ScriptError{Msg: msg}
 }
 
+// runtimeMessages maps the interpreter's reflect panics to the run-time
+// errors Go would report for the same script.
+var runtimeMessages = map[string]string{
+	"reflect: slice index out of range":                  "runtime error: index out of range",
+	"reflect: array index out of range":                  "runtime error: index out of range",
+	"reflect: string index out of range":                 "runtime error: index out of range",
+	"reflect: call of reflect.Value.Field on zero Value": "runtime error: invalid memory address or nil pointer dereference",
+	"reflect: call of reflect.Value.Elem on zero Value":  "runtime error: invalid memory address or nil pointer dereference",
+	"reflect: slice bounds out of range":                 "runtime error: slice bounds out of range",
+}
+
 var panicFrameRE = regexp.MustCompile(`panic: main\.(\w+)\(`)
 
 // panicError describes a panic the script did not recover.
-func (p *program) panicError(v any, x *execution, diag *capWriter) error {
+func (p *program) panicError(v any, x *execution, diag *capWriter, it *interp.Interpreter) error {
 	pe := &PanicError{Value: v}
 	x.mu.Lock()
-	at := x.panicAt
+	at, raw := x.panicAt, x.outcomeRaw
 	x.mu.Unlock()
 	if at[0] > 0 {
 		pe.Line, pe.Col = at[0], at[1]
+	} else if pos, fn, ok := it.PanicSite(raw); ok && pos.Filename == scriptFile && pos.Line <= len(p.lines) {
+		// Where the interpreter saw the panic start (a run-time error).
+		pe.Line, pe.Col = pos.Line, pos.Column
+		if fn != "" {
+			pe.Stack = strings.TrimPrefix(fn, "main.")
+		}
 	}
-	// Errors the interpreter raises carry their own position.
+	// Errors the interpreter raises carry their own position, and some
+	// run-time errors surface as reflect's messages: say them as Go does.
 	if err, ok := v.(error); ok {
-		if m := posRE.FindStringSubmatch(err.Error()); m != nil && pe.Line == 0 {
-			pe.Line, _ = strconv.Atoi(m[1])
-			pe.Col, _ = strconv.Atoi(m[2])
-			pe.Value = errors.New(m[3])
+		msg := err.Error()
+		if m := posRE.FindStringSubmatch(msg); m != nil {
+			if pe.Line == 0 {
+				pe.Line, _ = strconv.Atoi(m[1])
+				pe.Col, _ = strconv.Atoi(m[2])
+			}
+			msg = m[3]
+		}
+		if goMsg, ok := runtimeMessages[msg]; ok {
+			msg = goMsg
+		}
+		if msg != err.Error() {
+			pe.Value = errors.New(msg)
+		}
+	} else if s, ok := v.(string); ok {
+		if goMsg, ok := runtimeMessages[s]; ok {
+			pe.Value = errors.New(goMsg)
 		}
 	}
 	text, _ := diag.close()

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/traefik/yaegi/interp"
+	"github.com/toolscript/toolscript/internal/yaegi/interp"
 )
 
 func BenchmarkPhase(b *testing.B) {

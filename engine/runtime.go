@@ -10,7 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/traefik/yaegi/interp"
+	"github.com/toolscript/toolscript/internal/yaegi/interp"
 
 	"github.com/toolscript/toolscript/projection"
 )
@@ -39,9 +39,10 @@ type execution struct {
 	hasValue bool
 	panicAt  [2]int // line, column of the last explicit panic
 
-	finished chan struct{} // closed by Finish: the script's main returned
-	finOnce  sync.Once
-	outcome  any // recovered panic value, or *exitSignal
+	finished   chan struct{} // closed by Finish: the script's main returned
+	finOnce    sync.Once
+	outcome    any // recovered panic value, or *exitSignal
+	outcomeRaw any // the same, as the interpreter handed it over
 }
 
 // exitSignal is the panic value of os.Exit.
@@ -56,10 +57,11 @@ func (x *execution) fail(cause error) { x.cancel(cause) }
 func (x *execution) finish(r any) {
 	// The interpreter sometimes hands over a recovered value still
 	// wrapped in a reflect.Value.
+	raw := r
 	r = unwrapValue(r)
 	x.finOnce.Do(func() {
 		x.mu.Lock()
-		x.outcome = r
+		x.outcome, x.outcomeRaw = r, raw
 		x.mu.Unlock()
 		close(x.finished)
 	})

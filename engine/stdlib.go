@@ -9,7 +9,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/traefik/yaegi/interp"
+	"github.com/toolscript/toolscript/internal/yaegi/interp"
 	"github.com/traefik/yaegi/stdlib"
 )
 

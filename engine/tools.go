@@ -8,7 +8,7 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/traefik/yaegi/interp"
+	"github.com/toolscript/toolscript/internal/yaegi/interp"
 
 	"github.com/toolscript/toolscript/projection"
 )

@@ -27,9 +27,10 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 )
 
-//go:embed testdata/*.gos
+//go:embed testdata/*.gos testdata/adversarial/*.gos
 var files embed.FS
 
 // Script is one corpus entry.
@@ -40,11 +41,41 @@ type Script struct {
 	ReturnCode int    // expected ReturnCode
 	Error      string // expected substring of CodeResult.Error, "" for none
 	Gap        string // the yaegi gap the script pins, "" if none
+
+	// Adversarial scripts only (testdata/adversarial):
+
+	// Unsafe says why the in-process runtime must not run the script
+	// (only the isolated runtime survives it); "" when both can.
+	Unsafe string
+	// Busy says why a native call may keep a core busy after an
+	// in-process execution ends (the isolated runtime kills it).
+	Busy string
+	// Leak says why a goroutine of the script stays blocked after an
+	// in-process execution ends (a native sync call cannot be
+	// interrupted; the isolated runtime kills the worker).
+	Leak string
+	// AnyOutput accepts any stdout.
+	AnyOutput bool
+	// IsolatedReturnCode and IsolatedError are what the isolated runtime
+	// gives when it differs from ReturnCode and Error; IsolatedAny
+	// accepts any failure there (the OS may stop the worker first).
+	IsolatedReturnCode *int
+	IsolatedError      string
+	IsolatedAny        bool
+	// Timeout overrides the driver's timeout for this script; 0 keeps it.
+	Timeout time.Duration
 }
 
 // All returns every script of the corpus, sorted by name.
-func All() ([]Script, error) {
-	entries, err := fs.ReadDir(files, "testdata")
+func All() ([]Script, error) { return readDir("testdata") }
+
+// Adversarial returns the adversarial corpus: scripts that try to take the
+// host down (recursion, memory and goroutine bombs, deadlocks, floods,
+// forbidden imports), with the error each runtime must turn them into.
+func Adversarial() ([]Script, error) { return readDir("testdata/adversarial") }
+
+func readDir(dir string) ([]Script, error) {
+	entries, err := fs.ReadDir(files, dir)
 	if err != nil {
 		return nil, err
 	}
@@ -53,7 +84,7 @@ func All() ([]Script, error) {
 		if e.IsDir() || path.Ext(e.Name()) != ".gos" {
 			continue
 		}
-		data, err := fs.ReadFile(files, "testdata/"+e.Name())
+		data, err := fs.ReadFile(files, dir+"/"+e.Name())
 		if err != nil {
 			return nil, err
 		}
@@ -108,6 +139,35 @@ func Parse(name, content string) (Script, error) {
 			s.Error = strings.TrimSpace(strings.TrimPrefix(l, "// Error:"))
 		case strings.HasPrefix(l, "// Gap:"):
 			s.Gap = strings.TrimSpace(strings.TrimPrefix(l, "// Gap:"))
+		case strings.HasPrefix(l, "// Unsafe:"):
+			s.Unsafe = strings.TrimSpace(strings.TrimPrefix(l, "// Unsafe:"))
+		case strings.HasPrefix(l, "// Leak:"):
+			s.Leak = strings.TrimSpace(strings.TrimPrefix(l, "// Leak:"))
+		case strings.HasPrefix(l, "// Busy:"):
+			s.Busy = strings.TrimSpace(strings.TrimPrefix(l, "// Busy:"))
+		case strings.HasPrefix(l, "// Timeout:"):
+			d, err := time.ParseDuration(strings.TrimSpace(strings.TrimPrefix(l, "// Timeout:")))
+			if err != nil {
+				return s, fmt.Errorf("scripts: %s: bad Timeout: %v", name, err)
+			}
+			s.Timeout = d
+		case strings.HasPrefix(l, "// AnyOutput:"):
+			s.AnyOutput = true
+		case strings.HasPrefix(l, "// IsolatedReturnCode:"):
+			v := strings.TrimSpace(strings.TrimPrefix(l, "// IsolatedReturnCode:"))
+			if v == "any" {
+				s.IsolatedAny = true
+				continue
+			}
+			n, err := strconv.Atoi(v)
+			if err != nil {
+				return s, fmt.Errorf("scripts: %s: bad IsolatedReturnCode: %v", name, err)
+			}
+			s.IsolatedReturnCode = &n
+		case strings.HasPrefix(l, "// IsolatedError:"):
+			if v := strings.TrimSpace(strings.TrimPrefix(l, "// IsolatedError:")); v != "any" {
+				s.IsolatedError = v
+			}
 		}
 	}
 	if out < 0 {

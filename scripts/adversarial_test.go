@@ -1,0 +1,112 @@
+package scripts_test
+
+import (
+	"context"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"go.uber.org/goleak"
+
+	"github.com/toolscript/toolscript/demo"
+	"github.com/toolscript/toolscript/engine"
+	"github.com/toolscript/toolscript/scripts"
+)
+
+// adversarialLimits keep the memory cases quick; every other limit is the
+// engine's default, so the expected errors name the defaults.
+var adversarialLimits = engine.Limits{Timeout: 700 * time.Millisecond, MaxMemoryBytes: 256 << 20}
+
+// TestAdversarial_InProcess runs the adversarial corpus in-process. For
+// each script: the expected error class, the host alive (this test goes
+// on), no goroutine left, no CPU burning after, and a correct next
+// execution. Scripts marked Unsafe are not run in-process: only the
+// isolated runtime survives them.
+func TestAdversarial_InProcess(t *testing.T) {
+	all, err := scripts.Adversarial()
+	require.NoError(t, err)
+	require.GreaterOrEqual(t, len(all), 40, "the adversarial corpus must hold at least 40 scripts")
+	e := engine.New(engine.Config{Limits: adversarialLimits})
+	for _, s := range all {
+		t.Run(s.Name, func(t *testing.T) {
+			if s.Unsafe != "" {
+				// Documented, not run: see the script's Unsafe line.
+				assert.NotEmpty(t, s.IsolatedError+strconv.Itoa(deref(s.IsolatedReturnCode)), "an Unsafe script states what the isolated runtime gives")
+				return
+			}
+			before := goleak.IgnoreCurrent()
+			var opts []engine.Option
+			if s.Timeout > 0 {
+				opts = append(opts, engine.WithTimeout(s.Timeout))
+			}
+			res, err := e.Execute(context.Background(), s.Code, demo.Namespace(), opts...)
+			require.NoError(t, err)
+			assert.Equal(t, s.ReturnCode, res.ReturnCode, "error: %s", res.Error)
+			if s.Error != "" {
+				assert.Contains(t, res.Error, s.Error)
+			} else {
+				assert.Empty(t, res.Error)
+			}
+			if !s.AnyOutput {
+				assert.Equal(t, s.Output, res.Stdout)
+			}
+			if s.Busy != "" {
+				// Documented: a native call runs on after the result;
+				// wait for it so the next cases measure their own CPU.
+				for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline) && cpuBusy(t, 100*time.Millisecond) > 0.3; {
+				}
+				return
+			}
+			// No goroutine of the script outlives it, unless documented.
+			if s.Leak == "" {
+				var leak error
+				for deadline := time.Now().Add(3 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+					if leak = goleak.Find(before); leak == nil {
+						break
+					}
+				}
+				require.NoError(t, leak)
+			}
+			// No CPU keeps burning (the garbage collector may take a
+			// moment after the memory cases).
+			busy := 1.0
+			for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline) && busy >= 0.5; {
+				busy = cpuBusy(t, 200*time.Millisecond)
+			}
+			assert.Less(t, busy, 0.5, "a core is still busy after the execution")
+			// The next execution works.
+			next, err := e.Execute(context.Background(), `c, _ := customers.Get(map[string]any{"id": 2}); fmt.Println(c.(map[string]any)["name"])`, demo.Namespace())
+			require.NoError(t, err)
+			assert.Equal(t, "Linus Hamilton\n", next.Stdout, next.Error)
+		})
+	}
+}
+
+func deref(p *int) int {
+	if p == nil {
+		return 0
+	}
+	return *p
+}
+
+// cpuBusy returns the fraction of one core this process used over d.
+func cpuBusy(t *testing.T, d time.Duration) float64 {
+	t.Helper()
+	read := func() float64 {
+		data, err := os.ReadFile("/proc/self/stat")
+		require.NoError(t, err, "this check needs Linux /proc")
+		// Fields after the command name in parentheses.
+		rest := string(data[strings.LastIndexByte(string(data), ')')+2:])
+		f := strings.Fields(rest)
+		utime, _ := strconv.ParseFloat(f[11], 64)
+		stime, _ := strconv.ParseFloat(f[12], 64)
+		return (utime + stime) / 100 // clock ticks, USER_HZ = 100
+	}
+	a := read()
+	time.Sleep(d)
+	return (read() - a) / d.Seconds()
+}
