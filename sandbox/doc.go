@@ -18,7 +18,8 @@
 // measured on a 2-core Linux 6.x machine with Go 1.26):
 //
 //   - Limits.MemoryBytes: RLIMIT_DATA set to the private writable memory
-//     the worker uses at start (VmData, about 40 MiB, 300 MiB under -race)
+//     the worker uses at start (VmData: about 120 MiB for an engine worker,
+//     40 MiB for a bare Go binary, some 300 MiB more under -race)
 //     plus MemoryBytes, and debug.SetMemoryLimit(MemoryBytes). RLIMIT_DATA
 //     counts only writable private mappings, so the Go runtime's large
 //     address-space reservations do not count against it (RLIMIT_AS does:
@@ -32,8 +33,11 @@
 //     kernel sends SIGKILL). [SetRunCPU] sets the soft limit for one run
 //     (whole seconds); at the soft limit the worker catches SIGXCPU and
 //     exits with [ExitCPU].
-//   - Limits.OpenFiles: RLIMIT_NOFILE (default 32): a worker starts with
-//     about 8 descriptors, so it can open a handful more (time zone files).
+//   - Limits.OpenFiles: RLIMIT_NOFILE (default 32): an engine worker
+//     starts with about 10 descriptors (stdio, the two pipes, the runtime's
+//     epoll and eventfd, two cgroup files the runtime keeps open), so it
+//     can open a handful more (time zone files). Descriptors the host
+//     leaves open without close-on-exec are inherited, whatever the limit.
 //   - RLIMIT_FSIZE 0 (writing to any file fails with "file too large";
 //     pipes are not files) and RLIMIT_CORE 0.
 //   - PR_SET_NO_NEW_PRIVS: nothing the worker executes can gain privileges.
