@@ -101,3 +101,22 @@ func BenchmarkExecute_Parallel(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkExecute_1000Maps is BenchmarkExecute_1000ToolCalls without the
+// calls: the interpreted loop and argument maps alone.
+func BenchmarkExecute_1000Maps(b *testing.B) {
+	ctx := context.Background()
+	code := `total := 0
+for i := 0; i < 1000; i++ {
+	m := map[string]any{"a": i, "b": 2}
+	total += len(m)
+}
+result(total)`
+	b.ReportAllocs()
+	for b.Loop() {
+		res, err := engine.Execute(ctx, code, nil)
+		if err != nil || res.ReturnCode != 0 {
+			b.Fatal(err, res.Error)
+		}
+	}
+}

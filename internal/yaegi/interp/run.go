@@ -1454,6 +1454,9 @@ func getFrame(f *frame, l int) *frame {
 }
 
 // Callbin calls a function from a bin import, accessible through reflect.
+// kwargsFuncType is the type of toolscript's tool functions.
+var kwargsFuncType = reflect.TypeOf((func(map[string]any) (any, error))(nil))
+
 func callBin(n *node) {
 	tnext := getExec(n.tnext)
 	fnext := getExec(n.fnext)
@@ -1493,6 +1496,25 @@ func callBin(n *node) {
 	callFn := func(v reflect.Value, in []reflect.Value) []reflect.Value { return v.Call(in) }
 	if n.action == aCallSlice {
 		callFn = func(v reflect.Value, in []reflect.Value) []reflect.Value { return v.CallSlice(in) }
+	} else if funcType == kwargsFuncType {
+		// toolscript patch: call host tools (func(map[string]any) (any,
+		// error)) directly rather than through reflect.Value.Call.
+		callFn = func(v reflect.Value, in []reflect.Value) []reflect.Value {
+			fn, ok := v.Interface().(func(map[string]any) (any, error))
+			if !ok || fn == nil || in[0].Kind() != reflect.Map {
+				return v.Call(in)
+			}
+			m, _ := in[0].Interface().(map[string]any)
+			out := new([2]reflect.Value)
+			res := new(struct {
+				v   any
+				err error
+			})
+			res.v, res.err = fn(m)
+			out[0] = reflect.ValueOf(&res.v).Elem()
+			out[1] = reflect.ValueOf(&res.err).Elem()
+			return out[:]
+		}
 	}
 
 	for i, c := range child {
