@@ -49,11 +49,16 @@
 //
 // # Security
 //
-// The in-process engine is not an OS-level boundary. The allowlist decides
-// which symbols a script can reach (no file system, network, processes,
-// reflect, unsafe or runtime), package variables are read-only copies, no
-// source is read from disk, and common accidents (endless loops, output
-// floods, tool-call floods, leaked goroutines) become errors. Hostile or
-// badly broken scripts can still exhaust memory or the stack of the host
-// process; those need the isolated runtime.
+// The in-process engine is not an OS-level boundary; the isolated runtime
+// (NewIsolated) is. In-process, the allowlist decides which symbols a
+// script can reach (no file system, network, processes, reflect, unsafe or
+// runtime), package variables are read-only, no source is read from disk,
+// and guards turn the usual accidents into errors instead of a dead host:
+// endless loops and deadlocks (timeout), runaway recursion (MaxCallDepth),
+// oversized allocations (MaxAllocLen), runaway heap growth
+// (MaxMemoryBytes), goroutine bombs (MaxGoroutines), panics in script
+// goroutines, output and tool-call floods. They are best effort: concurrent
+// map writes are fatal to the Go runtime, a goroutine blocked in a native
+// sync call stays blocked, and a long native call runs to its end after
+// the deadline.
 package engine
