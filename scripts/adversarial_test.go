@@ -2,6 +2,7 @@ package scripts_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"strconv"
 	"strings"
@@ -57,7 +58,7 @@ func TestAdversarial_InProcess(t *testing.T) {
 			if s.Busy != "" {
 				// Documented: a native call runs on after the result;
 				// wait for it so the next cases measure their own CPU.
-				for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline) && cpuBusy(t, 100*time.Millisecond) > 0.3; {
+				for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline) && cpuBusy(t, 100*time.Millisecond) > 0.3; {
 				}
 				return
 			}
@@ -65,7 +66,7 @@ func TestAdversarial_InProcess(t *testing.T) {
 			if s.Leak == "" {
 				var leak error
 				for deadline := time.Now().Add(3 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-					if leak = goleak.Find(before); leak == nil {
+					if leak = findLeaks(before); leak == nil {
 						break
 					}
 				}
@@ -84,6 +85,18 @@ func TestAdversarial_InProcess(t *testing.T) {
 			assert.Equal(t, "Linus Hamilton\n", next.Stdout, next.Error)
 		})
 	}
+}
+
+// findLeaks is goleak.Find, except that a goroutine still unwinding a deep
+// recursion (whose stack goleak cannot parse: "frames elided") counts as
+// a leak for now rather than a panic of the test.
+func findLeaks(opts ...goleak.Option) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("goroutines still unwinding: %v", r)
+		}
+	}()
+	return goleak.Find(opts...)
 }
 
 func deref(p *int) int {
