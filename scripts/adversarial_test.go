@@ -123,3 +123,91 @@ func cpuBusy(t *testing.T, d time.Duration) float64 {
 	time.Sleep(d)
 	return (read() - a) / d.Seconds()
 }
+
+// TestMain lets this test binary serve as the isolated runtime's worker.
+func TestMain(m *testing.M) {
+	engine.MaybeServeWorker()
+	os.Exit(m.Run())
+}
+
+// TestAdversarial_Isolated runs the whole adversarial corpus, Unsafe
+// scripts included, in the isolated runtime: each gives its error class,
+// the host's goroutines are unchanged, the next execution is correct, and
+// no worker outlives Close.
+func TestAdversarial_Isolated(t *testing.T) {
+	all, err := scripts.Adversarial()
+	require.NoError(t, err)
+	before := goleak.IgnoreCurrent()
+	iso, err := engine.NewIsolated(engine.IsolatedConfig{Limits: adversarialLimits, Workers: 2})
+	require.NoError(t, err)
+	var pids []int
+	for _, s := range all {
+		t.Run(s.Name, func(t *testing.T) {
+			pids = append(pids, iso.WorkerPIDs()...)
+			var opts []engine.Option
+			if s.Timeout > 0 {
+				opts = append(opts, engine.WithTimeout(s.Timeout))
+			}
+			res, err := iso.Execute(context.Background(), s.Code, demo.Namespace(), opts...)
+			require.NoError(t, err)
+			rc, msg := s.ReturnCode, s.Error
+			if s.IsolatedReturnCode != nil {
+				rc = *s.IsolatedReturnCode
+			}
+			if s.IsolatedError != "" {
+				msg = s.IsolatedError
+			}
+			switch {
+			case s.IsolatedAny:
+				assert.NotEqual(t, engine.CodeOK, res.ReturnCode, "the script must fail")
+				assert.NotEmpty(t, res.Error)
+			case altMatches(s.IsolatedAlt, res):
+				// An accepted alternative outcome.
+			default:
+				assert.Equal(t, rc, res.ReturnCode, "error: %s", res.Error)
+				if msg != "" {
+					assert.Contains(t, res.Error, msg)
+				} else {
+					assert.Empty(t, res.Error)
+				}
+			}
+			if !s.AnyOutput && !s.IsolatedAny && !altMatches(s.IsolatedAlt, res) {
+				assert.Equal(t, s.Output, res.Stdout)
+			}
+			next, err := iso.Execute(context.Background(), `c, _ := customers.Get(map[string]any{"id": 2}); fmt.Println(c.(map[string]any)["name"])`, demo.Namespace())
+			require.NoError(t, err)
+			assert.Equal(t, "Linus Hamilton\n", next.Stdout, next.Error)
+		})
+	}
+	pids = append(pids, iso.WorkerPIDs()...)
+	require.NoError(t, iso.Close())
+	for _, pid := range pids {
+		assert.Eventually(t, func() bool { return !alive(pid) }, 5*time.Second, 20*time.Millisecond, "worker %d outlived Close", pid)
+	}
+	var leak error
+	for deadline := time.Now().Add(3 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if leak = findLeaks(before); leak == nil {
+			break
+		}
+	}
+	require.NoError(t, leak)
+}
+
+func altMatches(alts []scripts.Alt, res engine.CodeResult) bool {
+	for _, a := range alts {
+		if a.ReturnCode == res.ReturnCode && strings.Contains(res.Error, a.Error) {
+			return true
+		}
+	}
+	return false
+}
+
+// alive reports whether pid names a live (not zombie) process.
+func alive(pid int) bool {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false
+	}
+	f := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+1:]))
+	return len(f) > 0 && f[0] != "Z" && f[0] != "X"
+}

@@ -62,6 +62,11 @@ type Script struct {
 	IsolatedReturnCode *int
 	IsolatedError      string
 	IsolatedAny        bool
+	// IsolatedAlt lists further accepted (return code, error substring)
+	// pairs in the isolated runtime, e.g. an OS kill (137, "worker
+	// killed") where the in-process guard would give 125: the race
+	// detector's memory use can meet the worker's OS limit first.
+	IsolatedAlt []Alt
 	// Timeout overrides the driver's timeout for this script; 0 keeps it.
 	Timeout time.Duration
 }
@@ -96,6 +101,12 @@ func readDir(dir string) ([]Script, error) {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out, nil
+}
+
+// Alt is an accepted alternative outcome.
+type Alt struct {
+	ReturnCode int
+	Error      string
 }
 
 // Get returns the script called name.
@@ -164,6 +175,15 @@ func Parse(name, content string) (Script, error) {
 				return s, fmt.Errorf("scripts: %s: bad IsolatedReturnCode: %v", name, err)
 			}
 			s.IsolatedReturnCode = &n
+		case strings.HasPrefix(l, "// IsolatedAlt:"):
+			// "// IsolatedAlt: 137 worker killed"
+			v := strings.TrimSpace(strings.TrimPrefix(l, "// IsolatedAlt:"))
+			code, msg, _ := strings.Cut(v, " ")
+			n, err := strconv.Atoi(code)
+			if err != nil {
+				return s, fmt.Errorf("scripts: %s: bad IsolatedAlt: %v", name, err)
+			}
+			s.IsolatedAlt = append(s.IsolatedAlt, Alt{ReturnCode: n, Error: strings.TrimSpace(msg)})
 		case strings.HasPrefix(l, "// IsolatedError:"):
 			if v := strings.TrimSpace(strings.TrimPrefix(l, "// IsolatedError:")); v != "any" {
 				s.IsolatedError = v
