@@ -154,7 +154,7 @@ func run(ctx context.Context, code string, ns map[string]projection.ToolProjecti
 		ctx, cancel = context.WithTimeout(ctx, limits.Timeout)
 		defer cancel()
 	}
-	x := &execution{ctx: ctx, cancel: cancelCause, limits: limits, finished: make(chan struct{})}
+	x := &execution{ctx: ctx, cancel: cancelCause, limits: limits}
 	if limits.MaxParallelTools > 0 {
 		x.toolSem = make(chan struct{}, limits.MaxParallelTools)
 	}
@@ -223,75 +223,52 @@ func (x *execution) interpret(prog *program, surf *surface, symbols *symbolTable
 		must(it.Use(interp.Exports{globalsPath + "/globals": syms}))
 	}
 
-	// EvalWithContext compiles and runs. (ExecuteWithContext would let a
-	// compiled program be reused, but it races on its named results when
-	// its context is cancelled, which is how every execution ends here.)
+	compiled, err := compile(it, prog.src)
+	if err != nil {
+		return x.result(CodeError, prog.scriptError(err))
+	}
 	watchdog.add(x)
 	defer watchdog.remove(x)
-	runCtx, stop := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() {
-		_, err := it.EvalWithContext(runCtx, prog.src)
-		done <- err
-	}()
-	var runErr error
-	select {
-	case <-x.finished:
-	case runErr = <-done:
-		// Returned without passing through the generated main's
-		// guard: an error in package initialisation.
-	case <-x.ctx.Done():
-	}
+	// Run until the script's main returns or the execution's context
+	// ends (timeout, limit, caller, a panicking goroutine).
+	_, running, runErr := it.ExecuteWatch(x.ctx, compiled)
+	finishedFirst := x.ctx.Err() == nil
 	// End the execution: tools refuse further calls, output is frozen,
-	// and cancelling runCtx makes the interpreter stop every goroutine of
-	// the script (and release the guard blocked in finish).
-	finishedFirst := isFinished(x.finished)
+	// and the interpreter stops every goroutine the script left running.
 	x.ended.Store(true)
 	x.cancel(errEnded)
-	stop()
-	// Give the interpreter a moment to unwind the script's main (a
-	// stopped loop, a deep recursion) so that no CPU burns after the
-	// result is returned; a native call that ignores the context (a huge
-	// regexp) is not waited for.
-	if !isFinished(x.finished) {
+	it.Stop()
+	if !finishedFirst {
+		// Give the interpreter a moment to unwind the script's main (a
+		// stopped loop, a deep recursion) so that no CPU burns after
+		// the result is returned; a native call that ignores the
+		// context (a huge regexp) is not waited for.
 		t := time.NewTimer(unwindGrace)
 		select {
-		case <-x.finished:
+		case <-running:
 		case <-t.C:
 		}
 		t.Stop()
 	}
 	cause := context.Cause(x.ctx)
-	select {
-	case <-x.finished:
-	default:
-	}
-	x.mu.Lock()
-	outcome := x.outcome
-	x.mu.Unlock()
-
-	switch {
-	case errors.Is(cause, errGoroutinePanic):
+	if errors.Is(cause, errGoroutinePanic) {
 		x.mu.Lock()
 		pe := x.goPanic
 		x.mu.Unlock()
 		return x.result(CodeError, pe)
-	case !errors.Is(cause, errEnded) && !finishedFirst:
+	}
+	if !finishedFirst {
 		return x.result(codeFor(cause), x.contextError(cause))
-	case runErr != nil && !errors.Is(runErr, context.Canceled):
-		var p interp.Panic
-		if errors.As(runErr, &p) {
-			runErr = fmt.Errorf("internal compiler error: %v", p.Value)
-		}
-		return x.result(CodeError, prog.scriptError(runErr))
-	case outcome == nil:
-		if !errors.Is(cause, errEnded) {
-			// finished, but a limit tripped on the way (output flood
-			// caught after the last write): report it.
-			return x.result(codeFor(cause), x.contextError(cause))
+	}
+	var p interp.Panic
+	if !errors.As(runErr, &p) {
+		if runErr != nil {
+			return x.result(CodeError, prog.scriptError(runErr))
 		}
 		return x.result(CodeOK, nil)
 	}
+	raw := p.Value
+	outcome := unwrapValue(raw)
 	if le, ok := outcome.(*LimitError); ok {
 		return x.result(CodeLimit, le)
 	}
@@ -301,7 +278,17 @@ func (x *execution) interpret(prog *program, surf *surface, symbols *symbolTable
 		}
 		return x.result(ex.code, &ExitError{Code: ex.code})
 	}
-	return x.result(CodeError, prog.panicError(outcome, x, diag, it))
+	return x.result(CodeError, prog.panicError(outcome, raw, x, diag, it))
+}
+
+// compile compiles src, turning an interpreter panic into an error.
+func compile(it *interp.Interpreter, src string) (p *interp.Program, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("internal compiler error: %v", r)
+		}
+	}()
+	return it.Compile(src)
 }
 
 // unwindGrace bounds the wait for a stopped script to unwind.
@@ -315,15 +302,6 @@ var (
 	// panic is in execution.goPanic.
 	errGoroutinePanic = errors.New("engine: a goroutine of the script panicked")
 )
-
-func isFinished(ch chan struct{}) bool {
-	select {
-	case <-ch:
-		return true
-	default:
-		return false
-	}
-}
 
 func codeFor(cause error) int {
 	var le *LimitError
@@ -407,10 +385,10 @@ var runtimeMessages = map[string]string{
 var panicFrameRE = regexp.MustCompile(`panic: main\.(\w+)\(`)
 
 // panicError describes a panic the script did not recover.
-func (p *program) panicError(v any, x *execution, diag *capWriter, it *interp.Interpreter) error {
+func (p *program) panicError(v, raw any, x *execution, diag *capWriter, it *interp.Interpreter) error {
 	pe := &PanicError{Value: v}
 	x.mu.Lock()
-	at, raw := x.panicAt, x.outcomeRaw
+	at := x.panicAt
 	x.mu.Unlock()
 	if at[0] > 0 {
 		pe.Line, pe.Col = at[0], at[1]

@@ -84,22 +84,34 @@ func (x *execution) bytesRepeat(b []byte, count int) []byte {
 	return bytes.Repeat(b, count)
 }
 
-// acquireTool takes a slot of MaxParallelTools.
+// acquireTool takes a slot of MaxParallelTools: an atomic count on the
+// fast path, a wait for a released slot past the limit.
 func (x *execution) acquireTool() error {
 	if x.toolSem == nil {
 		return nil
 	}
-	select {
-	case x.toolSem <- struct{}{}:
-		return nil
-	case <-x.ctx.Done():
-		return context.Cause(x.ctx)
+	for {
+		if x.toolsBusy.Add(1) <= int64(cap(x.toolSem)) {
+			return nil
+		}
+		x.toolsBusy.Add(-1)
+		select {
+		case <-x.toolSem:
+		case <-x.ctx.Done():
+			return context.Cause(x.ctx)
+		}
 	}
 }
 
+// releaseTool frees a slot and wakes one waiter, if any.
 func (x *execution) releaseTool() {
-	if x.toolSem != nil {
-		<-x.toolSem
+	if x.toolSem == nil {
+		return
+	}
+	x.toolsBusy.Add(-1)
+	select {
+	case x.toolSem <- struct{}{}:
+	default:
 	}
 }
 

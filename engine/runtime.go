@@ -28,7 +28,8 @@ type execution struct {
 	ended      atomic.Bool
 	goroutines atomic.Int64  // running goroutines of the script
 	depth      atomic.Int64  // nesting of recursive script functions
-	toolSem    chan struct{} // MaxParallelTools slots; nil for no limit
+	toolSem    chan struct{} // wakes a waiter for a MaxParallelTools slot; its capacity is the limit; nil for no limit
+	toolsBusy  atomic.Int64  // tool calls running
 	goPanic    *PanicError   // the first panic of a script goroutine
 	heapBase   int64         // heap bytes when the execution started
 
@@ -39,10 +40,8 @@ type execution struct {
 	hasValue bool
 	panicAt  [2]int // line, column of the last explicit panic
 
-	finished   chan struct{} // closed by Finish: the script's main returned
-	finOnce    sync.Once
-	outcome    any // recovered panic value, or *exitSignal
-	outcomeRaw any // the same, as the interpreter handed it over
+	finished chan struct{} // closed by Finish: the script's main returned
+	finOnce  sync.Once
 }
 
 // exitSignal is the panic value of os.Exit.
@@ -50,23 +49,6 @@ type exitSignal struct{ code int }
 
 // fail ends the execution with cause (a limit, usually).
 func (x *execution) fail(cause error) { x.cancel(cause) }
-
-// finish is called by the generated main with the recovered panic value.
-// It blocks until the host has ended the execution, so that the
-// interpreter stops every goroutine the script left behind.
-func (x *execution) finish(r any) {
-	// The interpreter sometimes hands over a recovered value still
-	// wrapped in a reflect.Value.
-	raw := r
-	r = unwrapValue(r)
-	x.finOnce.Do(func() {
-		x.mu.Lock()
-		x.outcome, x.outcomeRaw = r, raw
-		x.mu.Unlock()
-		close(x.finished)
-	})
-	<-x.ctx.Done()
-}
 
 func (x *execution) setResult(v any) {
 	x.mu.Lock()
@@ -148,7 +130,6 @@ func safeCall(ctx context.Context, p projection.ToolProjection, args map[string]
 func (x *execution) hostExports(imported map[string]bool) interp.Exports {
 	ex := interp.Exports{
 		rtImportPath + "/rt": {
-			"Finish":    reflect.ValueOf(x.finish),
 			"SetResult": reflect.ValueOf(x.setResult),
 			"At":        reflect.ValueOf(x.at),
 			"Clear":     reflect.ValueOf(clearValue),

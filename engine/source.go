@@ -19,9 +19,6 @@ const scriptFile = "script.go"
 const (
 	rtImportPath = "toolscript/rt"
 	rtAlias      = "__ts"
-	// guardDefer starts main: it hands the outcome of the script (a
-	// normal return, a panic, os.Exit) to the host; see execution.finish.
-	guardDefer = "defer func() { " + rtAlias + ".Finish(recover()) }(); "
 )
 
 // program is a script after normalisation, ready for the interpreter.
@@ -130,15 +127,13 @@ func normalizeFile(code string, fset *token.FileSet, file *ast.File, imp importa
 	pkgStart := fset.Position(file.Package)
 	header := lineDirective(pkgStart.Line, pkgStart.Column) + "package main;" + p.importDecl(auto) + lineDirective(nameEnd.Line, nameEnd.Column)
 	edits = append(edits, edit{off: pkgStart.Offset, text: header + "/*"}, edit{off: nameEnd.Offset, text: "*/"})
-	// Guard the model's main: its first statement defers the guard.
-	edits = append(edits, edit{off: fset.Position(mainFn.Body.Lbrace).Offset + 1, text: guardDefer})
 	p.usesGo = hasGoStmt(file)
 	edits = append(edits, p.rewritePanics(fset, file)...)
 	edits = append(edits, rewriteSwitches(fset, file)...)
 	edits = append(edits, rewriteQuirks(code, fset, file)...)
 	edits = append(edits, rewriteGuards(code, fset, file)...)
 	src := applyEdits(code, edits)
-	p.src = src + p.trailer(file)
+	p.src = finishImports(src + p.trailer(file))
 	return p, nil
 }
 
@@ -168,18 +163,32 @@ func (p *program) trailer(file *ast.File) string {
 	return b.String()
 }
 
+// rtPlaceholder stands for the import of the runtime package until the
+// whole program is known: it is imported only when generated code uses it.
+const rtPlaceholder = "\x00rt\x00"
+
 func (p *program) importDecl(paths []string) string {
 	var b strings.Builder
-	b.WriteString("import (" + rtAlias + " " + strconv.Quote(rtImportPath))
+	b.WriteString("import (" + rtPlaceholder)
 	if p.globals {
-		b.WriteString("; . " + strconv.Quote(globalsPath))
+		b.WriteString(". " + strconv.Quote(globalsPath) + "; ")
 	}
 	for _, path := range paths {
-		b.WriteString("; ")
 		b.WriteString(strconv.Quote(path))
+		b.WriteString("; ")
 	}
 	b.WriteString(");")
 	return b.String()
+}
+
+// finishImports puts the runtime package's import in place of its
+// placeholder when the program uses it.
+func finishImports(src string) string {
+	spec := ""
+	if strings.Contains(src, rtAlias+".") {
+		spec = rtAlias + " " + strconv.Quote(rtImportPath) + "; "
+	}
+	return strings.Replace(src, rtPlaceholder, spec, 1)
 }
 
 func (p *program) line(n int) string {
@@ -511,7 +520,7 @@ func normalizeBare(code string, imp importable, p *program) (*program, error) {
 	bodyText := body.String()
 	// Parse the assembled file once to check imports, find auto-imports and
 	// the final expression.
-	skeleton := "package main;" + imports.String() + "func main() {" + guardDefer + bodyText + "\n}" + decls.String()
+	skeleton := "package main;" + imports.String() + "func main() {" + bodyText + "\n}" + decls.String()
 	fset := token.NewFileSet()
 	file, err := parser.ParseFile(fset, scriptFile, skeleton, parser.SkipObjectResolution)
 	if err != nil {
@@ -554,7 +563,7 @@ func normalizeBare(code string, imp importable, p *program) (*program, error) {
 	// The generated header carries the script's file name too: yaegi
 	// scopes imports by the file name of the position that uses them.
 	src = lineDirective(1, 1) + "package main;" + p.importDecl(auto) + strings.TrimPrefix(src, "package main;")
-	p.src = src + p.trailer(file)
+	p.src = finishImports(src + p.trailer(file))
 	return p, nil
 }
 

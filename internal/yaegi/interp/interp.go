@@ -608,7 +608,61 @@ func (interp *Interpreter) EvalWithContext(ctx context.Context, src string) (ref
 // invocation of EvalWithContext.
 func (interp *Interpreter) stop() {
 	atomic.AddUint64(&interp.id, 1)
-	close(interp.done)
+	// toolscript patch: idempotent, so Stop may follow a cancellation.
+	interp.mutex.Lock()
+	defer interp.mutex.Unlock()
+	select {
+	case <-interp.done:
+	default:
+		close(interp.done)
+	}
+}
+
+// Stop stops every goroutine the last evaluation left running: loops end
+// at their next step and channel operations return (toolscript patch).
+// It may be called after EvalWatch returned, more than once.
+func (interp *Interpreter) Stop() {
+	interp.mutex.RLock()
+	started := interp.done != nil
+	interp.mutex.RUnlock()
+	if started {
+		interp.stop()
+	}
+}
+
+// ExecuteWatch is ExecuteWithContext without its data race on the results
+// when ctx ends first, and it also returns a channel closed when the
+// executing goroutine has returned, so a caller whose context ended can
+// wait for the program to unwind (toolscript patch).
+func (interp *Interpreter) ExecuteWatch(ctx context.Context, p *Program) (reflect.Value, <-chan struct{}, error) {
+	var v reflect.Value
+	var err error
+
+	interp.mutex.Lock()
+	interp.done = make(chan struct{})
+	interp.cancelChan = !interp.opt.fastChan
+	interp.mutex.Unlock()
+
+	done := make(chan struct{})
+	go func() {
+		defer func() {
+			if r := recover(); r != nil {
+				var pc [64]uintptr
+				n := runtime.Callers(1, pc[:])
+				err = Panic{Value: r, Callers: pc[:n], Stack: debug.Stack()}
+			}
+			close(done)
+		}()
+		v, err = interp.Execute(p)
+	}()
+
+	select {
+	case <-ctx.Done():
+		interp.stop()
+		return reflect.Value{}, done, ctx.Err()
+	case <-done:
+	}
+	return v, done, err
 }
 
 func (interp *Interpreter) runid() uint64 { return atomic.LoadUint64(&interp.id) }

@@ -1505,15 +1505,15 @@ func callBin(n *node) {
 				return v.Call(in)
 			}
 			m, _ := in[0].Interface().(map[string]any)
-			out := new([2]reflect.Value)
-			res := new(struct {
+			r := new(struct {
+				out [2]reflect.Value
 				v   any
 				err error
 			})
-			res.v, res.err = fn(m)
-			out[0] = reflect.ValueOf(&res.v).Elem()
-			out[1] = reflect.ValueOf(&res.err).Elem()
-			return out[:]
+			r.v, r.err = fn(m)
+			r.out[0] = reflect.ValueOf(&r.v).Elem()
+			r.out[1] = reflect.ValueOf(&r.err).Elem()
+			return r.out[:]
 		}
 	}
 
