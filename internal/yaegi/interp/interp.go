@@ -397,6 +397,12 @@ func New(options Options) *Interpreter {
 
 	// fastChan disables the cancellable version of channel operations in evalWithContext
 	i.opt.fastChan, _ = strconv.ParseBool(os.Getenv("YAEGI_FAST_CHAN"))
+	// toolscript patch: channel operations are always cancellable, from
+	// the start, so code compiled before ExecuteWatch (closures are
+	// generated at compile time) can be stopped too; the host's
+	// environment cannot turn this off.
+	i.opt.fastChan = false
+	i.cancelChan = true
 
 	// specialStdio allows to assign directly io.Writer and io.Reader to os.Stdxxx,
 	// even if they are not file descriptors.
