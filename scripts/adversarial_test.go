@@ -15,6 +15,7 @@ import (
 
 	"github.com/toolscript/toolscript/demo"
 	"github.com/toolscript/toolscript/engine"
+	"github.com/toolscript/toolscript/sandbox"
 	"github.com/toolscript/toolscript/scripts"
 )
 
@@ -138,7 +139,10 @@ func TestAdversarial_Isolated(t *testing.T) {
 	all, err := scripts.Adversarial()
 	require.NoError(t, err)
 	before := goleak.IgnoreCurrent()
-	iso, err := engine.NewIsolated(engine.IsolatedConfig{Limits: adversarialLimits, Workers: 2})
+	// A generous OS memory limit: under -race the detector needs a lot of
+	// memory of its own, and the guards inside the worker must be what
+	// stops these scripts.
+	iso, err := engine.NewIsolated(engine.IsolatedConfig{Limits: adversarialLimits, Workers: 2, OS: sandbox.Limits{MemoryBytes: 4 << 30}})
 	require.NoError(t, err)
 	var pids []int
 	for _, s := range all {
