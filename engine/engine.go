@@ -195,10 +195,11 @@ func (x *execution) interpret(prog *program, surf *surface, symbols *symbolTable
 			panic(err) // the export tables are built by this package
 		}
 	}
-	imported := make(map[string]bool, len(prog.imports))
+	imported := make(map[string]bool, len(prog.imports)+1)
 	for _, path := range prog.imports {
 		imported[path] = true
 	}
+	imported[rtImportPath] = prog.usesRT
 	if imported["fmt"] || imported["log"] || imported["encoding/json"] {
 		must(it.Use(symbols.mapTypes))
 	}

@@ -29,7 +29,7 @@ func BenchmarkPhase(b *testing.B) {
 			it := interp.New(interp.Options{SourcecodeFilesystem: sourceFS, GoPath: "."})
 			it.Use(sy.mapTypes)
 			it.Use(sy.pkgs["fmt"])
-			it.Use(x.hostExports(map[string]bool{"fmt": true}))
+			it.Use(x.hostExports(map[string]bool{"fmt": true, rtImportPath: true}))
 		}
 	})
 	b.Run("new+use+compile", func(b *testing.B) {
@@ -37,7 +37,7 @@ func BenchmarkPhase(b *testing.B) {
 			it := interp.New(interp.Options{SourcecodeFilesystem: sourceFS, GoPath: "."})
 			it.Use(sy.mapTypes)
 			it.Use(sy.pkgs["fmt"])
-			it.Use(x.hostExports(map[string]bool{"fmt": true}))
+			it.Use(x.hostExports(map[string]bool{"fmt": true, rtImportPath: true}))
 			_, _ = it.Compile(p.src)
 		}
 	})
@@ -63,7 +63,7 @@ func BenchmarkCompileVariants(b *testing.B) {
 			for b.Loop() {
 				it := interp.New(interp.Options{SourcecodeFilesystem: sourceFS, GoPath: "."})
 				it.Use(sy.pkgs["fmt"])
-				it.Use(x.hostExports(map[string]bool{"fmt": true}))
+				it.Use(x.hostExports(map[string]bool{"fmt": true, rtImportPath: true}))
 				if _, err := it.Compile(v.src); err != nil {
 					b.Fatal(err)
 				}

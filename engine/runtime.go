@@ -128,8 +128,9 @@ func safeCall(ctx context.Context, p projection.ToolProjection, args map[string]
 // of the generated code, and the output-bearing parts of fmt, log, time,
 // os, errors, strings and bytes, for the packages the program imports.
 func (x *execution) hostExports(imported map[string]bool) interp.Exports {
-	ex := interp.Exports{
-		rtImportPath + "/rt": {
+	ex := interp.Exports{}
+	if imported[rtImportPath] {
+		ex[rtImportPath+"/rt"] = map[string]reflect.Value{
 			"SetResult": reflect.ValueOf(x.setResult),
 			"At":        reflect.ValueOf(x.at),
 			"Clear":     reflect.ValueOf(clearValue),
@@ -138,7 +139,7 @@ func (x *execution) hostExports(imported map[string]bool) interp.Exports {
 			"Enter":     reflect.ValueOf(x.enter),
 			"Leave":     reflect.ValueOf(x.leave),
 			"Size":      reflect.ValueOf(x.size),
-		},
+		}
 	}
 	mapTypes := map[reflect.Value][]reflect.Type{}
 	out, errw := x.stdout, x.stderr

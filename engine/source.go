@@ -29,6 +29,7 @@ type program struct {
 	bare    bool     // the script was bare statements
 	usesGo  bool     // the script has go statements
 	globals bool     // dot-import the extra globals
+	usesRT  bool     // the generated code calls the runtime package
 }
 
 // importable says whether an import path may be imported, and the import
@@ -133,7 +134,7 @@ func normalizeFile(code string, fset *token.FileSet, file *ast.File, imp importa
 	edits = append(edits, rewriteQuirks(code, fset, file)...)
 	edits = append(edits, rewriteGuards(code, fset, file)...)
 	src := applyEdits(code, edits)
-	p.src = finishImports(src + p.trailer(file))
+	p.src = p.finishImports(src + p.trailer(file))
 	return p, nil
 }
 
@@ -183,10 +184,11 @@ func (p *program) importDecl(paths []string) string {
 
 // finishImports puts the runtime package's import in place of its
 // placeholder when the program uses it.
-func finishImports(src string) string {
+func (p *program) finishImports(src string) string {
 	spec := ""
 	if strings.Contains(src, rtAlias+".") {
 		spec = rtAlias + " " + strconv.Quote(rtImportPath) + "; "
+		p.usesRT = true
 	}
 	return strings.Replace(src, rtPlaceholder, spec, 1)
 }
@@ -563,7 +565,7 @@ func normalizeBare(code string, imp importable, p *program) (*program, error) {
 	// The generated header carries the script's file name too: yaegi
 	// scopes imports by the file name of the position that uses them.
 	src = lineDirective(1, 1) + "package main;" + p.importDecl(auto) + strings.TrimPrefix(src, "package main;")
-	p.src = finishImports(src + p.trailer(file))
+	p.src = p.finishImports(src + p.trailer(file))
 	return p, nil
 }
 
