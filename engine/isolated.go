@@ -71,6 +71,7 @@ type Isolated struct {
 	closed atomic.Bool
 	seq    atomic.Uint64
 	wg     sync.WaitGroup // workers on their way back to the pool
+	slow   sync.Map       // tool name -> struct{}: its last call took over inlineToolMax
 }
 
 var _ CodeRuntime = (*Isolated)(nil)
@@ -202,6 +203,7 @@ type hostRun struct {
 	starts   []time.Time // start of each call still running, zero once done
 	inflight map[uint64]context.CancelFunc
 	tools    sync.WaitGroup
+	ended    bool // result has begun: no more tool calls start
 }
 
 // run sends the script and serves the worker until it answers, dies or
@@ -209,6 +211,9 @@ type hostRun struct {
 func (r *hostRun) run(req *runRequest) CodeResult {
 	args, _ := json.Marshal(req)
 	body, _ := json.Marshal(&wire.Call{Name: runCall, Args: args, ExecID: strconv.FormatUint(r.id, 10)})
+	// Tool calls and cancellations are taken where the worker's frames
+	// are read (see handler); the rest comes through Frames.
+	r.w.SetHandler(r.handler)
 	if err := r.w.Send(wire.Frame{Type: wire.TypeCall, ID: r.id, Body: body}); err != nil {
 		return r.crashed("")
 	}
@@ -226,13 +231,9 @@ func (r *hostRun) run(req *runRequest) CodeResult {
 			case f.Type == typeStderr && f.ID == r.id:
 				_, _ = r.stderr.Write(f.Body)
 			case f.Type == wire.TypeCall:
-				r.startTool(f)
+				r.startTool(f, false)
 			case f.Type == wire.TypeCancel:
-				r.mu.Lock()
-				if c := r.inflight[f.ID]; c != nil {
-					c()
-				}
-				r.mu.Unlock()
+				r.cancelTool(f.ID)
 			case f.Type == wire.TypeResult && f.ID == r.id:
 				return r.finish(f)
 			}
@@ -250,9 +251,43 @@ func (r *hostRun) run(req *runRequest) CodeResult {
 	}
 }
 
+// inlineToolMax is the longest a tool's last call may have taken for its
+// next call to run on the goroutine that reads the worker's frames.
+const inlineToolMax = 50 * time.Microsecond
+
+// handler takes the worker's tool calls and cancellations on the
+// goroutine that reads its frames (see sandbox.Worker.SetHandler): a tool
+// call's round trip then costs no switch between goroutines on the host.
+// Once the run has ended it takes nothing.
+func (r *hostRun) handler(f wire.Frame) func() {
+	if f.Type != wire.TypeCall && f.Type != wire.TypeCancel {
+		return nil
+	}
+	r.mu.Lock()
+	ended := r.ended
+	r.mu.Unlock()
+	switch {
+	case ended:
+		return nil
+	case f.Type == wire.TypeCancel:
+		return func() { r.cancelTool(f.ID) }
+	}
+	return func() { r.startTool(f, true) }
+}
+
+// cancelTool cancels the context of a running tool call.
+func (r *hostRun) cancelTool(id uint64) {
+	r.mu.Lock()
+	if c := r.inflight[id]; c != nil {
+		c()
+	}
+	r.mu.Unlock()
+}
+
 // startTool records a tool call of the worker in the trace, in the order
-// calls start, and runs it.
-func (r *hostRun) startTool(f wire.Frame) {
+// calls start, and runs it: on this goroutine when inline and the tool's
+// last call was quick, else on a goroutine of its own.
+func (r *hostRun) startTool(f wire.Frame, inline bool) {
 	name, args, err := parseToolCall(f.Body)
 	if err != nil {
 		body := toolErrorBody(&ToolError{Tool: name, Err: fmt.Errorf("engine: bad tool call from the worker: %w", err)})
@@ -267,12 +302,22 @@ func (r *hostRun) startTool(f wire.Frame) {
 	}
 	ctx, cancel := context.WithCancel(r.ctx)
 	r.mu.Lock()
+	if r.ended {
+		// Too late: like the frames the run no longer reads.
+		r.mu.Unlock()
+		cancel()
+		return
+	}
 	i := len(r.calls)
 	r.calls = append(r.calls, ToolCall{Name: name, Args: args})
 	r.starts = append(r.starts, time.Now())
 	r.inflight[f.ID] = cancel
-	r.mu.Unlock()
 	r.tools.Add(1)
+	r.mu.Unlock()
+	if _, slow := r.e.slow.Load(name); inline && !slow {
+		r.callTool(ctx, cancel, f.ID, i, p, args)
+		return
+	}
 	go r.callTool(ctx, cancel, f.ID, i, p, args)
 }
 
@@ -283,12 +328,19 @@ func (r *hostRun) callTool(ctx context.Context, cancel context.CancelFunc, id ui
 	res, err := safeCall(ctx, p, args)
 	r.mu.Lock()
 	delete(r.inflight, id)
-	r.calls[i].Duration = time.Since(r.starts[i])
+	d := time.Since(r.starts[i])
+	r.calls[i].Duration = d
 	r.starts[i] = time.Time{}
+	name := r.calls[i].Name
 	if err != nil {
 		r.calls[i].Error = err.Error()
 	}
 	r.mu.Unlock()
+	if d > inlineToolMax {
+		r.e.slow.Store(name, struct{}{})
+	} else {
+		r.e.slow.Delete(name)
+	}
 	var body []byte
 	if err != nil {
 		body = toolErrorBody(err)
@@ -318,6 +370,10 @@ func (r *hostRun) endTools() {
 
 // result freezes what the host recorded.
 func (r *hostRun) result(code int, err error) CodeResult {
+	r.mu.Lock()
+	r.ended = true
+	r.mu.Unlock()
+	r.w.SetHandler(nil)
 	r.endTools()
 	stdout, outTrunc := r.stdout.close()
 	stderr, errTrunc := r.stderr.close()

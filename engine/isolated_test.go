@@ -331,3 +331,51 @@ func TestIsolated_Concurrent(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// TestIsolated_BlockingToolHandsOff checks that a tool call answered on
+// the host's reading goroutine does not stall the frames after it: a
+// call that waits for a second call, made while the first runs, and a
+// cancellation during a call that ignores it until its context ends.
+func TestIsolated_BlockingToolHandsOff(t *testing.T) {
+	iso := newIsolated(t, engine.IsolatedConfig{Workers: 1})
+	release := make(chan struct{})
+	wait := projection.MustDirect("sync_ops-wait", func(ctx context.Context, _ map[string]any) (any, error) {
+		select {
+		case <-release:
+			return "released", nil
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}, "Waits for release.")
+	var once sync.Once
+	rel := projection.MustDirect("sync_ops-release", func(context.Context, map[string]any) (any, error) {
+		once.Do(func() { close(release) })
+		return "ok", nil
+	}, "Releases wait.")
+	ns := map[string]projection.ToolProjection{wait.Name(): wait, rel.Name(): rel}
+	code := "done := make(chan any)\ngo func() { r, _ := sync_ops.Wait(map[string]any{}); done <- r }()\n" +
+		"time.Sleep(20 * time.Millisecond)\nsync_ops.Release(map[string]any{})\nresult(<-done)"
+	start := time.Now()
+	res, err := iso.Execute(context.Background(), code, ns, engine.WithTimeout(10*time.Second))
+	require.NoError(t, err)
+	require.Equal(t, engine.CodeOK, res.ReturnCode, res.Error)
+	assert.Equal(t, "released", res.Value)
+	assert.Less(t, time.Since(start), 5*time.Second)
+
+	// A tool that blocks until the caller cancels: the cancellation still
+	// reaches the worker, which ends within its grace period.
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() { time.Sleep(50 * time.Millisecond); cancel() }()
+	block := projection.MustDirect("sync_ops-block", func(ctx context.Context, _ map[string]any) (any, error) {
+		<-ctx.Done()
+		return nil, ctx.Err()
+	}, "Blocks until cancelled.")
+	res, err = iso.Execute(ctx, "sync_ops.Block(map[string]any{})\nfor {}", map[string]projection.ToolProjection{block.Name(): block})
+	require.NoError(t, err)
+	assert.Equal(t, engine.CodeTimeout, res.ReturnCode)
+	assert.ErrorIs(t, res.Err, context.Canceled)
+	assert.NotErrorIs(t, res.Err, engine.ErrWorkerKilled, "the worker stopped by itself")
+	res, err = iso.Execute(context.Background(), "1+1", nil)
+	require.NoError(t, err)
+	assert.Equal(t, 2, res.Value)
+}

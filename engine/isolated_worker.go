@@ -287,6 +287,20 @@ func (t *remoteTool) Call(ctx context.Context, args map[string]any) (any, error)
 		ws.mu.Unlock()
 		return nil, &ToolError{Tool: t.spec.Name, Err: err}
 	}
+	// The answer of a quick tool comes back within microseconds: spin
+	// for it (yielding, so the reader has a thread to deliver it even
+	// with a single P) before parking.
+	for deadline := time.Now().Add(replySpin); ; {
+		select {
+		case f := <-ch:
+			return parseToolResult(f.Body)
+		default:
+		}
+		if ctx.Err() != nil || time.Now().After(deadline) {
+			break
+		}
+		sandbox.Yield()
+	}
 	select {
 	case f := <-ch:
 		return parseToolResult(f.Body)
@@ -300,6 +314,10 @@ func (t *remoteTool) Call(ctx context.Context, args map[string]any) (any, error)
 		return nil, ctx.Err()
 	}
 }
+
+// replySpin is how long a tool call spins for the host's answer before
+// it parks.
+const replySpin = 50 * time.Microsecond
 
 // remoteNamespacedTool is a remoteTool whose host projection implements
 // projection.Namespaced.

@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -294,6 +295,36 @@ type Worker struct {
 	stderr  *tailBuffer
 	once    sync.Once
 	exit    Exit
+	handler atomic.Pointer[Handler]
+}
+
+// Handler takes frames of a worker on the goroutine that reads them (see
+// Worker.SetHandler). It is called once per frame, in order, and must
+// return quickly: it returns nil to leave the frame to Frames, or the
+// function that handles the frame, which may block.
+type Handler func(f wire.Frame) (handle func())
+
+// HandoffDelay is how long a handling function returned by a Handler may
+// block the reading of a worker's frames: past it (up to twice as long:
+// one timer serves a run of quick handlings), another goroutine takes
+// over the reading, and the function goes on alone.
+const HandoffDelay = 500 * time.Microsecond
+
+// SetHandler installs h for the frames w sends from now on, or removes
+// the handler when h is nil. A frame the handler takes costs no switch
+// between goroutines: it is handled where it was read, which is what a
+// tool call's round trip needs; while a handler is installed, the reader
+// also spins briefly for the next frame before it blocks. The reading
+// stays live whatever the handling functions do: one that has not
+// returned within HandoffDelay hands the reading to a new goroutine, and
+// so on, so a slow function delays the frames after it by about that
+// much, once.
+func (w *Worker) SetHandler(h Handler) {
+	if h == nil {
+		w.handler.Store(nil)
+		return
+	}
+	w.handler.Store(&h)
 }
 
 // PID returns the worker's process id (also its process group id).
@@ -407,21 +438,109 @@ func (p *Pool) start() (*Worker, error) {
 	return w, nil
 }
 
+// frameReader is the reading of a worker's frames by one goroutine; it
+// is handed to another when a handling function blocks (see SetHandler).
+type frameReader struct {
+	w     *Worker
+	r     *wire.Reader
+	state atomic.Int32 // readReading, readHandling or readHandedOff
+	since atomic.Int64 // start of the current handling, in clock()
+	armed atomic.Bool  // the timer is set
+	timer *time.Timer  // runs check
+}
+
+// newFrameReader returns a reader of r for w, with its timer stopped.
+func newFrameReader(w *Worker, r *wire.Reader) *frameReader {
+	fr := &frameReader{w: w, r: r}
+	fr.timer = time.AfterFunc(time.Hour, fr.check)
+	fr.timer.Stop()
+	return fr
+}
+
+var epoch = time.Now()
+
+// clock is a cheap monotonic time in nanoseconds.
+func clock() int64 { return int64(time.Since(epoch)) }
+
+const (
+	readReading = iota
+	readHandling
+	readHandedOff
+)
+
 // read forwards the worker's frames until its pipe ends or it is ended.
 func (w *Worker) read() {
-	defer close(w.readEnd)
-	defer close(w.frames)
-	r := wire.NewReader(w.rf)
+	spin := func() bool { return w.handler.Load() != nil }
+	newFrameReader(w, wire.NewReader(newSpinReader(w.rf, spin))).loop()
+}
+
+// loop reads frames until the stream ends, or until a handling function
+// outlasts HandoffDelay: then the reading goes on in another goroutine
+// and loop returns once the function has.
+func (fr *frameReader) loop() {
+	w := fr.w
 	for {
-		f, err := r.Read()
+		f, err := fr.r.Read()
 		if err != nil {
+			fr.stop()
+			close(w.frames)
+			close(w.readEnd)
 			return
+		}
+		if h := w.handler.Load(); h != nil {
+			if handle := (*h)(f); handle != nil {
+				if !fr.handle(handle) {
+					return
+				}
+				continue
+			}
 		}
 		select {
 		case w.frames <- f:
 		case <-w.quit:
+			fr.stop()
+			close(w.frames)
+			close(w.readEnd)
 			return
 		}
+	}
+}
+
+// stop stops the timer of a reader that is done.
+func (fr *frameReader) stop() {
+	fr.timer.Stop()
+}
+
+// handle runs a handling function under the hand-off timer and reports
+// whether this goroutine still owns the reading. The timer is not reset
+// for each handling (setting a timer can wake a thread of the runtime):
+// once set, it checks the handling of the moment when it fires.
+func (fr *frameReader) handle(handle func()) bool {
+	fr.since.Store(clock())
+	fr.state.Store(readHandling)
+	if fr.armed.CompareAndSwap(false, true) {
+		fr.timer.Reset(HandoffDelay)
+	}
+	handle()
+	return fr.state.CompareAndSwap(readHandling, readReading)
+}
+
+// check runs on the timer: it hands the reading to a new goroutine (this
+// one, the timer's) when a handling has lasted HandoffDelay, and sets
+// itself again while one is under way.
+func (fr *frameReader) check() {
+	fr.armed.Store(false)
+	if fr.state.Load() != readHandling {
+		return
+	}
+	if left := HandoffDelay - time.Duration(clock()-fr.since.Load()); left > 0 {
+		if fr.armed.CompareAndSwap(false, true) {
+			fr.timer.Reset(left)
+		}
+		return
+	}
+	if fr.state.CompareAndSwap(readHandling, readHandedOff) {
+		newFrameReader(fr.w, fr.r).loop()
 	}
 }
 

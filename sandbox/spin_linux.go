@@ -1,0 +1,115 @@
+//go:build linux
+
+package sandbox
+
+import (
+	"io"
+	"os"
+	"runtime"
+	"syscall"
+	"time"
+	"unsafe"
+)
+
+// spinReader reads a pipe without blocking while spin says a frame is
+// due, for up to readSpin after its last data, and only then blocks in
+// ppoll: waking a thread blocked in the kernel costs several
+// microseconds, more than a tool call's whole answer.
+type spinReader struct {
+	rc   syscall.RawConn
+	spin func() bool
+	last time.Time // when data last came
+	read func(fd uintptr) bool
+
+	// The arguments and results of read.
+	p   []byte
+	n   int
+	err error
+}
+
+// readSpin is how long a reader spins for data after the last it got.
+const readSpin = 50 * time.Microsecond
+
+// newSpinReader reads f (a pipe in blocking mode, whose descriptor this
+// reader then owns) with spinning, or returns f when it cannot.
+func newSpinReader(f *os.File, spin func() bool) io.Reader {
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return f
+	}
+	var nbErr error
+	if err := rc.Control(func(fd uintptr) { nbErr = syscall.SetNonblock(int(fd), true) }); err != nil || nbErr != nil {
+		return f
+	}
+	r := &spinReader{rc: rc, spin: spin}
+	r.read = r.readFd
+	return r
+}
+
+type pollFd struct {
+	fd      int32
+	events  int16
+	revents int16
+}
+
+const pollIn = 0x1
+
+func (r *spinReader) Read(p []byte) (int, error) {
+	if len(p) == 0 {
+		return 0, nil
+	}
+	// Inside RawConn.Read the descriptor cannot be closed (and reused)
+	// under the reader.
+	r.p = p
+	rerr := r.rc.Read(r.read)
+	n, err := r.n, r.err
+	r.p, r.err = nil, nil
+	switch {
+	case rerr != nil:
+		return 0, rerr
+	case err != nil:
+		return 0, err
+	case n == 0:
+		return 0, io.EOF
+	}
+	r.last = time.Now()
+	return n, nil
+}
+
+// readFd reads r.p from fd into r.n and r.err, waiting as needed.
+func (r *spinReader) readFd(fd uintptr) bool {
+	p := r.p
+	for {
+		// A non-blocking read: no need to tell the scheduler.
+		m, _, e := syscall.RawSyscall(syscall.SYS_READ, fd, uintptr(unsafe.Pointer(&p[0])), uintptr(len(p)))
+		switch e {
+		case 0:
+			r.n = int(m)
+			return true
+		case syscall.EINTR:
+			continue
+		case syscall.EAGAIN:
+		default:
+			r.err = e
+			return true
+		}
+		if r.spin() && time.Since(r.last) < readSpin {
+			Yield()
+			continue
+		}
+		pfd := pollFd{fd: int32(fd), events: pollIn}
+		_, _, e = syscall.Syscall6(syscall.SYS_PPOLL, uintptr(unsafe.Pointer(&pfd)), 1, 0, 0, 0, 0)
+		if e != 0 && e != syscall.EINTR {
+			r.err = e
+			return true
+		}
+	}
+}
+
+// Yield lets the other goroutines of this process, then the other
+// threads of this machine's CPU, run: the pause of a spinning wait, so
+// spinning costs little when the machine is busy.
+func Yield() {
+	runtime.Gosched()
+	syscall.RawSyscall(syscall.SYS_SCHED_YIELD, 0, 0, 0)
+}
