@@ -409,7 +409,13 @@ func (r *hostRun) finish(f wire.Frame) CodeResult {
 		wr    wire.Result
 		reply runReply
 	)
-	if err := f.Decode(&wr); err != nil || wr.Error != nil || json.Unmarshal(wr.Value, &reply) != nil {
+	if v, ok := resultValue(f.Body); ok {
+		// The worker's own encoding: decode the reply once, not twice.
+		wr.Value = v
+	} else if err := f.Decode(&wr); err != nil {
+		wr.Value = nil
+	}
+	if wr.Error != nil || wr.Value == nil || json.Unmarshal(wr.Value, &reply) != nil {
 		msg := "undecodable reply"
 		if wr.Error != nil {
 			msg = wr.Error.Message

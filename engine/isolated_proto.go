@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/toolscript/toolscript/internal/tagged"
 	"github.com/toolscript/toolscript/internal/wire"
@@ -268,8 +269,31 @@ func appendToolCall(b []byte, name string, args map[string]any, run uint64) ([]b
 	return append(b, '}'), nil
 }
 
-// parseToolCall reads a tool call frame's body.
+var (
+	callName = []byte(`{"name":"`)
+	callExec = []byte(`","exec_id":"`)
+	callArgs = []byte(`","args":`)
+)
+
+// parseToolCall reads a tool call frame's body: by hand when it has
+// appendToolCall's form (the arguments are then parsed once, not twice),
+// else as a wire.Call.
 func parseToolCall(body []byte) (name string, args map[string]any, err error) {
+	if rest, ok := bytes.CutPrefix(body, callName); ok {
+		if i := bytes.IndexByte(rest, '"'); i >= 0 && plainString(rest[:i]) {
+			n := rest[:i]
+			if rest, ok := bytes.CutPrefix(rest[i:], callExec); ok {
+				j := 0
+				for j < len(rest) && rest[j] >= '0' && rest[j] <= '9' {
+					j++
+				}
+				if rest, ok := bytes.CutPrefix(rest[j:], callArgs); ok && len(rest) > 1 && rest[len(rest)-1] == '}' {
+					args, err = tagged.UnmarshalMap(rest[:len(rest)-1])
+					return string(n), args, err
+				}
+			}
+		}
+	}
 	var c wire.Call
 	if err := json.Unmarshal(body, &c); err != nil {
 		return "", nil, err
@@ -281,7 +305,27 @@ func parseToolCall(body []byte) (name string, args map[string]any, err error) {
 	return c.Name, args, err
 }
 
+// plainString reports whether b, the inside of a JSON string, needs no
+// decoding: no escapes, no control characters, valid UTF-8.
+func plainString(b []byte) bool {
+	for _, c := range b {
+		if c < 0x20 || c == '\\' {
+			return false
+		}
+	}
+	return utf8.Valid(b)
+}
+
 var valuePrefix = []byte(`{"value":`)
+
+// resultValue returns the value of a wire.Result body of the form
+// {"value":...}, as appendToolResult and the worker's run reply build it.
+func resultValue(body []byte) (json.RawMessage, bool) {
+	if !bytes.HasPrefix(body, valuePrefix) || len(body) <= len(valuePrefix) || body[len(body)-1] != '}' {
+		return nil, false
+	}
+	return body[len(valuePrefix) : len(body)-1], true
+}
 
 // appendToolResult builds the body of a tool result (a wire.Result).
 func appendToolResult(b []byte, v any) ([]byte, error) {

@@ -146,11 +146,14 @@ func (ws *workerServer) run(ctx context.Context, cancel context.CancelCauseFunc,
 	reply := ws.execute(ctx, id, req)
 	reply.Retire = !sandbox.SetRunCPU(req.RunCPU)
 	cancel(errEnded)
+	// A wire.Result built by hand: marshalling one around the reply
+	// would validate and copy the whole reply (every traced call) again.
 	body, err := json.Marshal(&reply)
 	if err != nil {
 		_ = ws.c.W.Send(wire.TypeResult, id, &wire.Result{Error: &wire.Error{Kind: wire.KindEncode, Message: err.Error()}})
 	} else {
-		_ = ws.c.W.Send(wire.TypeResult, id, &wire.Result{Value: body})
+		body = append(append(append(make([]byte, 0, len(valuePrefix)+len(body)+1), valuePrefix...), body...), '}')
+		_ = ws.c.W.Write(wire.Frame{Type: wire.TypeResult, ID: id, Body: body})
 	}
 	clean := drain(base, req.Grace)
 	// Free before ready: the host sends the next run once it has it.
@@ -290,7 +293,7 @@ func (t *remoteTool) Call(ctx context.Context, args map[string]any) (any, error)
 	// The answer of a quick tool comes back within microseconds: spin
 	// for it (yielding, so the reader has a thread to deliver it even
 	// with a single P) before parking.
-	for deadline := time.Now().Add(replySpin); ; {
+	for i, deadline := 0, time.Now().Add(replySpin); ; i++ {
 		select {
 		case f := <-ch:
 			return parseToolResult(f.Body)
@@ -299,7 +302,7 @@ func (t *remoteTool) Call(ctx context.Context, args map[string]any) (any, error)
 		if ctx.Err() != nil || time.Now().After(deadline) {
 			break
 		}
-		sandbox.Yield()
+		sandbox.Yield(i)
 	}
 	select {
 	case f := <-ch:

@@ -79,7 +79,7 @@ func (r *spinReader) Read(p []byte) (int, error) {
 // readFd reads r.p from fd into r.n and r.err, waiting as needed.
 func (r *spinReader) readFd(fd uintptr) bool {
 	p := r.p
-	for {
+	for i := 0; ; i++ {
 		// A non-blocking read: no need to tell the scheduler.
 		m, _, e := syscall.RawSyscall(syscall.SYS_READ, fd, uintptr(unsafe.Pointer(&p[0])), uintptr(len(p)))
 		switch e {
@@ -94,7 +94,7 @@ func (r *spinReader) readFd(fd uintptr) bool {
 			return true
 		}
 		if r.spin() && time.Since(r.last) < readSpin {
-			Yield()
+			Yield(i)
 			continue
 		}
 		pfd := pollFd{fd: int32(fd), events: pollIn}
@@ -106,10 +106,15 @@ func (r *spinReader) readFd(fd uintptr) bool {
 	}
 }
 
-// Yield lets the other goroutines of this process, then the other
-// threads of this machine's CPU, run: the pause of a spinning wait, so
-// spinning costs little when the machine is busy.
-func Yield() {
-	runtime.Gosched()
+// Yield pauses a spinning wait: it lets the other threads of this CPU
+// run, and every eighth call (i is the caller's count of its calls) the
+// other goroutines of this process, so spinning costs little when the
+// machine is busy and a single P is not held. It yields to goroutines
+// sparingly: runtime.Gosched wakes an idle thread of the runtime.
+func Yield(i int) {
+	if i%8 == 7 {
+		runtime.Gosched()
+		return
+	}
 	syscall.RawSyscall(syscall.SYS_SCHED_YIELD, 0, 0, 0)
 }
