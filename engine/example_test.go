@@ -60,18 +60,16 @@ func ExampleWithTimeout() {
 func ExampleWithLimits() {
 	echo := projection.MustDirect("echo", func(a map[string]any) (any, error) { return a, nil }, "Echo.")
 	ns := map[string]projection.ToolProjection{"echo": echo}
+	// A tripped limit ends the execution; the calls made so far are kept.
 	res, _ := engine.Execute(context.Background(), `
-for i := 0; i < 10; i++ {
-	if _, err := tools.Echo(nil); err != nil {
-		fmt.Println(i, err)
-		break
-	}
+for {
+	tools.Echo(nil)
 }`, ns, engine.WithLimits(engine.Limits{MaxToolCalls: 3}))
-	fmt.Print(res.Stdout)
-	fmt.Println(res.ReturnCode == engine.CodeLimit, res.Error)
+	fmt.Println(res.ReturnCode == engine.CodeLimit, len(res.ToolCalls))
+	fmt.Println(res.Error)
 	// Output:
-	// 3 engine: limit exceeded: MaxToolCalls (3)
-	// true engine: limit exceeded: MaxToolCalls (3)
+	// true 3
+	// engine: limit exceeded: MaxToolCalls (3)
 }
 
 func ExampleDescribe() {
