@@ -76,21 +76,8 @@ func Execute(ctx context.Context, code string, ns map[string]projection.ToolProj
 // functions of Go packages named after their namespaces (see PackageName
 // and FuncName). A nil ctx panics.
 func (e *Engine) Execute(ctx context.Context, code string, ns map[string]projection.ToolProjection, opts ...Option) (CodeResult, error) {
-	if ctx == nil {
-		panic("engine: nil context")
-	}
-	if e.closed.Load() {
-		return CodeResult{}, ErrClosed
-	}
-	if err := projection.ValidateNamespace(ns); err != nil {
-		return CodeResult{}, err
-	}
-	s := settings{limits: e.cfg.Limits}
-	for _, o := range opts {
-		o(&s)
-	}
-	limits := s.limits.withDefaults()
-	if err := checkGlobals(s.globals); err != nil {
+	s, limits, err := prepare(ctx, e.closed.Load(), e.cfg.Limits, ns, opts)
+	if err != nil {
 		return CodeResult{}, err
 	}
 	if e.sem != nil {
@@ -99,7 +86,29 @@ func (e *Engine) Execute(ctx context.Context, code string, ns map[string]project
 		}
 		defer e.sem.Release(1)
 	}
-	return run(ctx, code, ns, limits, &s), nil
+	return run(ctx, code, ns, limits, s), nil
+}
+
+// prepare is the common start of every runtime's Execute: it checks for
+// misuse and applies the options over the runtime's default limits.
+func prepare(ctx context.Context, closed bool, defaults Limits, ns map[string]projection.ToolProjection, opts []Option) (*settings, Limits, error) {
+	if ctx == nil {
+		panic("engine: nil context")
+	}
+	if closed {
+		return nil, Limits{}, ErrClosed
+	}
+	if err := projection.ValidateNamespace(ns); err != nil {
+		return nil, Limits{}, err
+	}
+	s := &settings{limits: defaults}
+	for _, o := range opts {
+		o(s)
+	}
+	if err := checkGlobals(s.globals); err != nil {
+		return nil, Limits{}, err
+	}
+	return s, s.limits.withDefaults(), nil
 }
 
 // checkGlobals validates the names of WithExtraGlobals.

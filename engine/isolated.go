@@ -112,21 +112,8 @@ func (e *Isolated) WorkerPIDs() []int { return e.pool.PIDs() }
 // cross (a global of such a type is misuse; a tool result of such a type
 // is an error in the script). A nil ctx panics.
 func (e *Isolated) Execute(ctx context.Context, code string, ns map[string]projection.ToolProjection, opts ...Option) (CodeResult, error) {
-	if ctx == nil {
-		panic("engine: nil context")
-	}
-	if e.closed.Load() {
-		return CodeResult{}, ErrClosed
-	}
-	if err := projection.ValidateNamespace(ns); err != nil {
-		return CodeResult{}, err
-	}
-	s := settings{limits: e.cfg.Limits}
-	for _, o := range opts {
-		o(&s)
-	}
-	limits := s.limits.withDefaults()
-	if err := checkGlobals(s.globals); err != nil {
+	s, limits, err := prepare(ctx, e.closed.Load(), e.cfg.Limits, ns, opts)
+	if err != nil {
 		return CodeResult{}, err
 	}
 	req := runRequest{Code: code, Grace: e.cfg.Grace, RunCPU: e.cfg.RunCPUTime}
