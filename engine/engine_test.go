@@ -334,21 +334,36 @@ func TestExecute_GoroutinesAreStoppedAtTheEnd(t *testing.T) {
 
 func TestExecute_MaxConcurrent(t *testing.T) {
 	e := engine.New(engine.Config{MaxConcurrent: 1})
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Millisecond)
-	defer cancel()
+	started, release := make(chan struct{}), make(chan struct{})
+	hold := projection.MustDirect("hold", func(ctx context.Context) error {
+		close(started)
+		select {
+		case <-release:
+		case <-ctx.Done():
+		}
+		return nil
+	}, "")
+	ns := map[string]projection.ToolProjection{"hold": hold}
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		res, _ := e.Execute(context.Background(), "time.Sleep(100 * time.Millisecond)", nil)
-		assert.Equal(t, engine.CodeOK, res.ReturnCode)
+		res, _ := e.Execute(context.Background(), "tools.Hold(nil)", ns)
+		assert.Equal(t, engine.CodeOK, res.ReturnCode, res.Error)
 	}()
-	time.Sleep(10 * time.Millisecond)
+	<-started // the only slot is taken
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Millisecond)
+	defer cancel()
 	res, err := e.Execute(ctx, "1", nil)
 	require.NoError(t, err)
 	assert.Equal(t, engine.CodeTimeout, res.ReturnCode)
 	assert.Contains(t, res.Error, "slot")
+	close(release)
 	wg.Wait()
+	// The slot is free again.
+	res, err = e.Execute(context.Background(), "1", nil)
+	require.NoError(t, err)
+	assert.Equal(t, engine.CodeOK, res.ReturnCode)
 }
 
 // TestEngine_Hammer runs many executions at once on one engine and one
