@@ -18,7 +18,7 @@ func BenchmarkPhase(b *testing.B) {
 		}
 	})
 	p, _ := normalize(code, imp, false)
-	x := &execution{ctx: context.Background(), stdout: &capWriter{limit: -1}, stderr: &capWriter{limit: -1}, finished: make(chan struct{})}
+	x := &execution{ctx: context.Background(), stdout: &capWriter{limit: -1}, stderr: &capWriter{limit: -1}}
 	b.Run("new", func(b *testing.B) {
 		for b.Loop() {
 			_ = interp.New(interp.Options{SourcecodeFilesystem: sourceFS, GoPath: ".", Stdin: strings.NewReader("")})
@@ -52,7 +52,7 @@ func BenchmarkPhase(b *testing.B) {
 
 func BenchmarkCompileVariants(b *testing.B) {
 	sy := loadSymbols()
-	x := &execution{ctx: context.Background(), stdout: &capWriter{limit: -1}, stderr: &capWriter{limit: -1}, finished: make(chan struct{})}
+	x := &execution{ctx: context.Background(), stdout: &capWriter{limit: -1}, stderr: &capWriter{limit: -1}}
 	for _, v := range []struct{ name, src string }{
 		{"plain", "package main\nimport \"fmt\"\nfunc main() { fmt.Println(\"hi\") }"},
 		{"rt import", "package main\nimport (__ts \"toolscript/rt\"; \"fmt\")\nfunc main() { __ts.At(1, 1, nil); fmt.Println(\"hi\") }"},

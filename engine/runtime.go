@@ -39,9 +39,6 @@ type execution struct {
 	value    any
 	hasValue bool
 	panicAt  [2]int // line, column of the last explicit panic
-
-	finished chan struct{} // closed by Finish: the script's main returned
-	finOnce  sync.Once
 }
 
 // exitSignal is the panic value of os.Exit.

@@ -219,7 +219,7 @@ func (p *program) collectImports(fset *token.FileSet, specs []*ast.ImportSpec, i
 		if !imp.allowed(path) {
 			pos := fset.Position(s.Path.Pos())
 			return nil, &ScriptError{Line: pos.Line, Column: pos.Column, Source: p.line(pos.Line), Err: ErrImportNotAllowed,
-				Msg: fmt.Sprintf("%v: %q is not available to scripts (see engine.Packages for the allowlist)", ErrImportNotAllowed, path)}
+				Msg: fmt.Sprintf("%v: %q is not available to scripts; they can import %s and their tool packages", ErrImportNotAllowed, path, strings.Join(allowedPackages(), ", "))}
 		}
 		name := path[strings.LastIndex(path, "/")+1:]
 		if s.Name != nil {

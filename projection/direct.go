@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
-	"sort"
 	"strings"
 )
 
@@ -273,14 +272,4 @@ func (p *DirectProjection) Params() []string {
 // boundary.
 func (p *DirectProjection) Call(ctx context.Context, args map[string]any) (any, error) {
 	return p.call(ctx, args)
-}
-
-// sortedKeys returns m's keys in order, for stable error messages.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

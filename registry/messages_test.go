@@ -47,9 +47,7 @@ func TestToolMessages(t *testing.T) {
 			again, err := registry.ParseToolCalls(msgs[0])
 			if f == registry.OpenAIResponses {
 				var items []json.RawMessage
-				for _, m := range msgs {
-					items = append(items, m)
-				}
+				items = append(items, msgs...)
 				all, _ := json.Marshal(items)
 				again, err = registry.ParseToolCalls(all)
 			}
