@@ -7,6 +7,7 @@ import (
 	"go/token"
 	"reflect"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -235,7 +236,7 @@ func (x *execution) interpret(prog *program, surf *surface, symbols *symbolTable
 
 	compiled, err := compile(it, prog.src)
 	if err != nil {
-		return x.result(CodeError, prog.scriptError(err))
+		return x.result(CodeError, surf.explain(prog.scriptError(err)))
 	}
 	watchdog.add(x)
 	defer watchdog.remove(x)
@@ -363,6 +364,35 @@ func (x *execution) result(code int, err error) CodeResult {
 	return r
 }
 
+var noSymbolRE = regexp.MustCompile(`^package (\w+) "[^"]*" has no symbol (\w+)$`)
+
+// explain adds to a compile error what the model needs to fix it: the
+// functions a tool package does have.
+func (s *surface) explain(err error) error {
+	se, ok := err.(*ScriptError)
+	if !ok {
+		return err
+	}
+	m := noSymbolRE.FindStringSubmatch(se.Msg)
+	if m == nil {
+		return err
+	}
+	funcs, ok := s.pkgs[m[1]]
+	if !ok {
+		return err
+	}
+	names := make([]string, 0, len(funcs)+2)
+	for _, f := range funcs {
+		names = append(names, f.goName)
+	}
+	if m[1] == toolsPackage {
+		names = append(names, "Call", "Names")
+	}
+	sort.Strings(names)
+	se.Msg = fmt.Sprintf("tool package %s has no function %s; it has %s", m[1], m[2], strings.Join(names, ", "))
+	return se
+}
+
 var posRE = regexp.MustCompile(`^(?:[^\s:]*\.go:)?(\d+):(\d+): (.*)$`)
 
 // scriptError turns an interpreter error into a *ScriptError at the
@@ -380,6 +410,10 @@ func (p *program) scriptError(err error) error {
 	}
 	return &ScriptError{Msg: msg}
 }
+
+// conversionRE matches the interpreter's message for a failed type
+// assertion to a non-interface type.
+var conversionRE = regexp.MustCompile(`^interface conversion: (.+) is not (.+): missing method\s*$`)
 
 // runtimeMessages maps the interpreter's reflect panics to the run-time
 // errors Go would report for the same script.
@@ -422,6 +456,9 @@ func (p *program) panicError(v, raw any, x *execution, diag *capWriter, it *inte
 		}
 		if goMsg, ok := runtimeMessages[msg]; ok {
 			msg = goMsg
+		}
+		if m := conversionRE.FindStringSubmatch(msg); m != nil {
+			msg = fmt.Sprintf("interface conversion: interface {} is %s, not %s", m[1], m[2])
 		}
 		if msg != err.Error() {
 			pe.Value = errors.New(msg)
