@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -65,11 +66,13 @@ func (e *Engine) Close() error {
 	return nil
 }
 
-var defaultEngine = New(Config{})
+// defaultEngine is built on first use, so importing the package costs
+// nothing at start-up.
+var defaultEngine = sync.OnceValue(func() *Engine { return New(Config{}) })
 
 // Execute runs code against ns on the package's default Engine.
 func Execute(ctx context.Context, code string, ns map[string]projection.ToolProjection, opts ...Option) (CodeResult, error) {
-	return defaultEngine.Execute(ctx, code, ns, opts...)
+	return defaultEngine().Execute(ctx, code, ns, opts...)
 }
 
 // Execute runs one script. code is a full program (package main with func
