@@ -96,7 +96,7 @@ func applyEdits(code string, edits []edit) string {
 // lineDirective restores the position (line, col) of the model's source
 // for the text that follows it.
 func lineDirective(line, col int) string {
-	return fmt.Sprintf("/*line %s:%d:%d*/", scriptFile, line, col)
+	return "/*line " + scriptFile + ":" + strconv.Itoa(line) + ":" + strconv.Itoa(col) + "*/"
 }
 
 func normalizeFile(code string, fset *token.FileSet, file *ast.File, imp importable, p *program) (*program, error) {
@@ -310,6 +310,9 @@ func declares(file *ast.File, name string) bool {
 
 // checkReserved refuses scripts that use the generated names.
 func (p *program) checkReserved(code string) error {
+	if !strings.Contains(code, rtAlias) {
+		return nil
+	}
 	fset := token.NewFileSet()
 	f := fset.AddFile(scriptFile, -1, len(code))
 	var s scanner.Scanner
