@@ -38,9 +38,9 @@
 //
 // Limits bound the wall time, tool calls, output, goroutines, recursion
 // depth, allocation sizes and heap growth; zero fields take the defaults,
-// Unlimited disables one, and a tripped limit
-// names itself in a *LimitError. Cancellation does not pre-empt host code:
-// every tool receives the script's context and must return once it is done.
+// Unlimited disables one, and a tripped limit names itself in a
+// *LimitError. Cancellation does not pre-empt host code: every tool
+// receives the script's context and must return once it is done.
 //
 // # Concurrency
 //
