@@ -40,3 +40,30 @@ func TestDependencies(t *testing.T) {
 	require.Empty(t, bad, "unlisted module dependencies; add them to allowed with a reason, or drop them")
 	require.True(t, seen["github.com/traefik/yaegi"], "the check must see the module's real dependencies")
 }
+
+// TestLayers keeps the import direction of SPEC.md: projection, executor
+// and sandbox import nothing of the project above them, the engine never
+// sees the registry, and the registry never sees the engine.
+func TestLayers(t *testing.T) {
+	goBin, err := exec.LookPath("go")
+	require.NoError(t, err)
+	const mod = "github.com/toolscript/toolscript/"
+	forbidden := map[string][]string{
+		"projection": {"engine", "registry", "executor", "sandbox", "demo", "scripts", "cmd"},
+		"executor":   {"engine", "registry", "projection", "sandbox", "demo", "scripts", "cmd"},
+		"sandbox":    {"engine", "registry", "projection", "executor", "demo", "scripts", "cmd"},
+		"engine":     {"registry", "executor", "demo", "scripts", "cmd"},
+		"registry":   {"engine", "sandbox", "demo", "scripts", "cmd"},
+	}
+	for pkg, bad := range forbidden {
+		out, err := exec.Command(goBin, "list", "-deps", "-f", "{{.ImportPath}}", mod+pkg).CombinedOutput()
+		require.NoError(t, err, string(out))
+		for _, dep := range strings.Fields(string(out)) {
+			for _, b := range bad {
+				if dep == mod+b || strings.HasPrefix(dep, mod+b+"/") {
+					t.Errorf("%s depends on %s", pkg, dep)
+				}
+			}
+		}
+	}
+}
