@@ -186,8 +186,11 @@ type hostRun struct {
 	stdout, stderr *capWriter
 
 	mu       sync.Mutex
-	calls    []ToolCall  // the host's own trace, in the order calls started
-	starts   []time.Time // start of each call still running, zero once done
+	calls    []ToolCall     // the host's own trace, in the order calls started
+	frames   []uint64       // the frame id of each call
+	starts   []time.Time    // start of each call still running, zero once done
+	starting sync.WaitGroup // calls the frame reader took, not yet in calls
+	trace    []byte         // the worker's typeTrace frame
 	inflight map[uint64]context.CancelFunc
 	tools    sync.WaitGroup
 	ended    bool // result has begun: no more tool calls start
@@ -221,6 +224,8 @@ func (r *hostRun) run(req *runRequest) CodeResult {
 				r.startTool(f, false)
 			case f.Type == wire.TypeCancel:
 				r.cancelTool(f.ID)
+			case f.Type == typeTrace && f.ID == r.id:
+				r.trace = f.Body
 			case f.Type == wire.TypeResult && f.ID == r.id:
 				return r.finish(f)
 			}
@@ -259,6 +264,10 @@ func (r *hostRun) handler(f wire.Frame) func() {
 	case f.Type == wire.TypeCancel:
 		return func() { r.cancelTool(f.ID) }
 	}
+	// Counted before the reader reads on: finish waits until every call
+	// sent before the worker's reply is in the host's trace, whose
+	// arguments the worker's trace refers to.
+	r.starting.Add(1)
 	return func() { r.startTool(f, true) }
 }
 
@@ -275,17 +284,45 @@ func (r *hostRun) cancelTool(id uint64) {
 // calls start, and runs it: on this goroutine when inline and the tool's
 // last call was quick, else on a goroutine of its own.
 func (r *hostRun) startTool(f wire.Frame, inline bool) {
+	c, ok, errBody := r.record(f)
+	if inline {
+		r.starting.Done()
+	}
+	if errBody != nil {
+		_ = r.w.Send(wire.Frame{Type: wire.TypeResult, ID: f.ID, Body: errBody})
+		return
+	}
+	if !ok {
+		return
+	}
+	if _, slow := r.e.slow.Load(c.name); inline && !slow {
+		r.callTool(c.ctx, c.cancel, f.ID, c.i, c.p, c.args)
+		return
+	}
+	go r.callTool(c.ctx, c.cancel, f.ID, c.i, c.p, c.args)
+}
+
+// startedCall is a tool call of the worker in the host's trace.
+type startedCall struct {
+	ctx    context.Context
+	cancel context.CancelFunc
+	i      int
+	name   string
+	p      projection.ToolProjection
+	args   map[string]any
+}
+
+// record decodes a tool call frame and enters the call in the trace. It
+// returns the body of the answer of a call it refuses, and nothing for a
+// call that comes too late.
+func (r *hostRun) record(f wire.Frame) (startedCall, bool, []byte) {
 	name, args, err := parseToolCall(f.Body)
 	if err != nil {
-		body := toolErrorBody(&ToolError{Tool: name, Err: fmt.Errorf("engine: bad tool call from the worker: %w", err)})
-		_ = r.w.Send(wire.Frame{Type: wire.TypeResult, ID: f.ID, Body: body})
-		return
+		return startedCall{}, false, toolErrorBody(&ToolError{Tool: name, Err: fmt.Errorf("engine: bad tool call from the worker: %w", err)})
 	}
 	p, ok := r.ns[name]
 	if !ok {
-		body := toolErrorBody(&ToolError{Tool: name, Err: fmt.Errorf("%w: %q is not in the namespace", ErrUnknownTool, name)})
-		_ = r.w.Send(wire.Frame{Type: wire.TypeResult, ID: f.ID, Body: body})
-		return
+		return startedCall{}, false, toolErrorBody(&ToolError{Tool: name, Err: fmt.Errorf("%w: %q is not in the namespace", ErrUnknownTool, name)})
 	}
 	ctx, cancel := context.WithCancel(r.ctx)
 	r.mu.Lock()
@@ -293,19 +330,16 @@ func (r *hostRun) startTool(f wire.Frame, inline bool) {
 		// Too late: like the frames the run no longer reads.
 		r.mu.Unlock()
 		cancel()
-		return
+		return startedCall{}, false, nil
 	}
 	i := len(r.calls)
 	r.calls = append(r.calls, ToolCall{Name: name, Args: args})
+	r.frames = append(r.frames, f.ID)
 	r.starts = append(r.starts, time.Now())
 	r.inflight[f.ID] = cancel
 	r.tools.Add(1)
 	r.mu.Unlock()
-	if _, slow := r.e.slow.Load(name); inline && !slow {
-		r.callTool(ctx, cancel, f.ID, i, p, args)
-		return
-	}
-	go r.callTool(ctx, cancel, f.ID, i, p, args)
+	return startedCall{ctx: ctx, cancel: cancel, i: i, name: name, p: p, args: args}, true, nil
 }
 
 // callTool answers one tool call of the worker through the real projection.
@@ -410,6 +444,29 @@ func (r *hostRun) finish(f wire.Frame) CodeResult {
 		ex := r.e.pool.Kill(r.w, "bad reply: "+msg)
 		return r.result(CodeCrash, &WorkerError{Exit: ex})
 	}
+	var calls []ToolCall
+	if reply.Trace > 0 {
+		// Every call frame before the reply is in the host's trace
+		// once the frame reader has handled them.
+		r.starting.Wait()
+		r.mu.Lock()
+		byFrame := make(map[uint64]int, len(r.frames))
+		for i, id := range r.frames {
+			byFrame[id] = i
+		}
+		var err error
+		calls, err = parseTrace(r.trace, reply.Trace, func(frame uint64) map[string]any {
+			if i, ok := byFrame[frame]; ok {
+				return r.calls[i].Args
+			}
+			return nil // the host could not decode them either
+		})
+		r.mu.Unlock()
+		if err != nil {
+			ex := r.e.pool.Kill(r.w, "bad reply: "+err.Error())
+			return r.result(CodeCrash, &WorkerError{Exit: ex})
+		}
+	}
 	res := r.result(reply.Code, reply.Err.decode())
 	res.Error = reply.Error
 	res.StdoutTruncated = res.StdoutTruncated || reply.StdoutTruncated
@@ -420,11 +477,7 @@ func (r *hostRun) finish(f wire.Frame) CodeResult {
 	// The worker's trace is the script's view, with the in-process
 	// runtime's rules (calls cut short by the end are marked); the host's
 	// own trace is used when the worker dies.
-	res.ToolCalls = nil
-	for _, tc := range reply.ToolCalls {
-		args, _ := tagged.UnmarshalMap(tc.Args)
-		res.ToolCalls = append(res.ToolCalls, ToolCall{Name: tc.Name, Args: args, Duration: tc.Duration, Error: tc.Error})
-	}
+	res.ToolCalls = calls
 	if reply.Retire {
 		r.e.pool.Kill(r.w, "retired: CPU time budget used")
 		return res

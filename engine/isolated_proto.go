@@ -3,6 +3,7 @@ package engine
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -24,13 +25,15 @@ import (
 //	host -> worker  Result (value: tagged, or wire.Error)          the tool's answer
 //	worker -> host  Cancel (id = tool call)                        the script stopped waiting for that call
 //	host -> worker  Cancel (id = run)                              the caller cancelled the execution
-//	worker -> host  Result (id = run, value: runReply)             the script's CodeResult, output excepted
+//	worker -> host  typeTrace (binary, id = run; see appendTrace)  the script's tool-call trace, when not empty
+//	worker -> host  Result (id = run, value: runReply)             the script's CodeResult, output and trace excepted
 //	worker -> host  typeReady ({"clean":bool})                     the run's goroutines are gone (or not)
 //	host -> worker  Shutdown                                       exit
 const (
 	typeStdout = wire.TypeExtension + iota
 	typeStderr
 	typeReady
+	typeTrace
 )
 
 const runCall = "run"
@@ -68,15 +71,106 @@ type runReply struct {
 	StdoutTruncated bool            `json:"stdout_truncated,omitempty"`
 	StderrTruncated bool            `json:"stderr_truncated,omitempty"`
 	Retire          bool            `json:"retire,omitempty"`
-	ToolCalls       []wireToolCall  `json:"tool_calls,omitempty"`
+	Trace           int             `json:"trace,omitempty"` // entries of the typeTrace frame sent before
 }
 
-// wireToolCall is a ToolCall of the worker's trace.
-type wireToolCall struct {
-	Name     string          `json:"name"`
-	Args     json.RawMessage `json:"args,omitempty"` // tagged
-	Duration time.Duration   `json:"duration"`
-	Error    string          `json:"error,omitempty"`
+// The trace frame is binary: it is the bulk of a reply after many tool
+// calls, and JSON would cost its encoding, a validation and a decoding.
+// Each entry of the trace is
+//
+//	uvarint  frame id of the tool call that carried the entry's arguments
+//	         as they are now, or 0: then the arguments follow
+//	uvarint  length, name
+//	varint   duration (ns)
+//	uvarint  length, error
+//	uvarint  length, arguments (tagged; empty: nil), when the id is 0
+//
+// With an id, the host takes the arguments it decoded when it served that
+// call: they are not encoded, sent and decoded a second time.
+
+// appendTrace appends the encoding of an entry of the trace; scratch is
+// scratch space, returned for reuse.
+func appendTrace(b, scratch []byte, frame uint64, tc *ToolCall) ([]byte, []byte) {
+	b = binary.AppendUvarint(b, frame)
+	b = binary.AppendUvarint(b, uint64(len(tc.Name)))
+	b = append(b, tc.Name...)
+	b = binary.AppendVarint(b, int64(tc.Duration))
+	b = binary.AppendUvarint(b, uint64(len(tc.Error)))
+	b = append(b, tc.Error...)
+	if frame == 0 {
+		args, err := tagged.Append(scratch[:0], tc.Args)
+		if err != nil {
+			args = args[:0] // arrives as nil
+		}
+		b = binary.AppendUvarint(b, uint64(len(args)))
+		b = append(b, args...)
+		scratch = args
+	}
+	return b, scratch
+}
+
+var errBadTrace = errors.New("engine: bad trace from the worker")
+
+// parseTrace reads n entries of a trace frame; args returns the
+// arguments the host decoded for a frame id (nil when unknown).
+func parseTrace(b []byte, n int, args func(frame uint64) map[string]any) ([]ToolCall, error) {
+	if n <= 0 || n > len(b) {
+		return nil, errBadTrace
+	}
+	calls := make([]ToolCall, n)
+	uvarint := func() (uint64, bool) {
+		v, k := binary.Uvarint(b)
+		if k <= 0 {
+			return 0, false
+		}
+		b = b[k:]
+		return v, true
+	}
+	bytesOf := func() ([]byte, bool) {
+		l, ok := uvarint()
+		if !ok || l > uint64(len(b)) {
+			return nil, false
+		}
+		s := b[:l]
+		b = b[l:]
+		return s, true
+	}
+	for i := range calls {
+		frame, ok := uvarint()
+		if !ok {
+			return nil, errBadTrace
+		}
+		name, ok := bytesOf()
+		if !ok {
+			return nil, errBadTrace
+		}
+		d, k := binary.Varint(b)
+		if k <= 0 {
+			return nil, errBadTrace
+		}
+		b = b[k:]
+		msg, ok := bytesOf()
+		if !ok {
+			return nil, errBadTrace
+		}
+		tc := &calls[i]
+		tc.Name, tc.Duration, tc.Error = string(name), time.Duration(d), string(msg)
+		if frame != 0 {
+			tc.Args = args(frame)
+			continue
+		}
+		raw, ok := bytesOf()
+		if !ok {
+			return nil, errBadTrace
+		}
+		// As the JSON reply did: arguments that could not be decoded
+		// (or encoded) are nil.
+		tc.Args, _ = tagged.UnmarshalMap(raw)
+	}
+	if len(b) != 0 {
+		return nil, errBadTrace
+	}
+	return calls, nil
 }
 
 type readyMsg struct {
@@ -257,16 +351,24 @@ func (ei *errInfo) decode() error {
 
 // appendToolCall builds the body of a tool call frame (a wire.Call).
 func appendToolCall(b []byte, name string, args map[string]any, run uint64) ([]byte, error) {
+	b, _, err := appendToolCallAt(b, name, args, run)
+	return b, err
+}
+
+// appendToolCallAt is appendToolCall that also returns where the
+// arguments' encoding starts in b.
+func appendToolCallAt(b []byte, name string, args map[string]any, run uint64) ([]byte, int, error) {
 	b = append(b, `{"name":`...)
 	b = tagged.AppendString(b, name)
 	b = append(b, `,"exec_id":"`...)
 	b = strconv.AppendUint(b, run, 10)
 	b = append(b, `","args":`...)
+	at := len(b)
 	b, err := tagged.Append(b, args)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	return append(b, '}'), nil
+	return append(b, '}'), at, nil
 }
 
 var (

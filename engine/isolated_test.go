@@ -121,6 +121,12 @@ func TestRuntimes_SameResult(t *testing.T) {
 		{name: "value nil", code: `result(nil)`},
 		{name: "value struct", code: "type P struct{ X int `json:\"x\"` }\nresult(map[string]any{\"p\": 1})"},
 		{name: "goroutines and tools", code: "var wg sync.WaitGroup\nvar mu sync.Mutex\ntotal := 0.0\nfor i := range 5 {\n\twg.Add(1)\n\tgo func() {\n\t\tdefer wg.Done()\n\t\tr, _ := math_ops.Multiply(map[string]any{\"a\": i, \"b\": 2})\n\t\tmu.Lock()\n\t\ttotal += r.(float64)\n\t\tmu.Unlock()\n\t}()\n}\nwg.Wait()\nfmt.Println(total)"},
+		// The trace shows argument maps as they are at the end, in both
+		// runtimes: the isolated one must notice the maps changed since
+		// their call frames, reused maps, and maps shared by goroutines.
+		{name: "reused and changed args", code: "m := map[string]any{\"a\": 1, \"b\": 2}\nfor i := range 3 {\n\tm[\"a\"] = i\n\tmath_ops.Add(m)\n}\nmath_ops.Add(m)\nm[\"b\"] = 7\nn := map[string]any{\"a\": 1, \"b\": 2}\nmath_ops.Add(n)\nmath_ops.Add(n)"},
+		{name: "nested args changed", code: "in := map[string]any{\"k\": 1}\nm := map[string]any{\"a\": 1, \"b\": 2, \"x\": in}\ntools.Call(\"math_ops.add\", m)\nin[\"k\"] = 2.5\ndelete(m, \"b\")\ntools.Call(\"math_ops.add\", map[string]any{\"a\": 1, \"b\": 2, \"x\": map[string]any{\"p\": 1, \"q\": []any{1}}})"},
+		{name: "args shared by goroutines", code: "m := map[string]any{\"a\": 3, \"b\": 2}\nvar wg sync.WaitGroup\nfor range 5 {\n\twg.Add(1)\n\tgo func() {\n\t\tdefer wg.Done()\n\t\tmath_ops.Multiply(m)\n\t}()\n}\nwg.Wait()\nmath_ops.Multiply(m)\nm[\"a\"] = 4"},
 		{name: "compile error", code: "x := 1\ny := undefinedThing(x)\nfmt.Println(y)", rc: engine.CodeError},
 		{name: "panic with line", code: "fmt.Println(\"before\")\n\npanic(\"boom\")", rc: engine.CodeError},
 		{name: "panic with map", code: `panic(map[string]any{"a": 1})`, rc: engine.CodeError},

@@ -8,10 +8,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"reflect"
 	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"github.com/toolscript/toolscript/internal/tagged"
 	"github.com/toolscript/toolscript/internal/wire"
@@ -143,9 +145,12 @@ func (ws *workerServer) serve() error {
 // run executes one script and answers the host.
 func (ws *workerServer) run(ctx context.Context, cancel context.CancelCauseFunc, id uint64, req *runRequest) {
 	base := runtime.NumGoroutine()
-	reply := ws.execute(ctx, id, req)
+	reply, trace := ws.execute(ctx, id, req)
 	reply.Retire = !sandbox.SetRunCPU(req.RunCPU)
 	cancel(errEnded)
+	if reply.Trace > 0 {
+		_ = ws.c.W.Write(wire.Frame{Type: typeTrace, ID: id, Body: trace})
+	}
 	// A wire.Result built by hand: marshalling one around the reply
 	// would validate and copy the whole reply (every traced call) again.
 	body, err := json.Marshal(&reply)
@@ -163,10 +168,10 @@ func (ws *workerServer) run(ctx context.Context, cancel context.CancelCauseFunc,
 	_ = ws.c.W.Send(typeReady, id, &readyMsg{Clean: clean})
 }
 
-func (ws *workerServer) execute(ctx context.Context, id uint64, req *runRequest) runReply {
+func (ws *workerServer) execute(ctx context.Context, id uint64, req *runRequest) (runReply, []byte) {
 	var limits Limits
 	if err := json.Unmarshal(req.Limits, &limits); err != nil {
-		return runReply{Code: CodeError, Error: "engine: worker: bad limits: " + err.Error()}
+		return runReply{Code: CodeError, Error: "engine: worker: bad limits: " + err.Error()}, nil
 	}
 	if req.Deadline > 0 {
 		var stop context.CancelFunc
@@ -175,8 +180,9 @@ func (ws *workerServer) execute(ctx context.Context, id uint64, req *runRequest)
 	}
 	sandbox.SetRunCPU(req.RunCPU)
 	ns := make(map[string]projection.ToolProjection, len(req.Tools))
+	log := &callLog{}
 	for _, t := range req.Tools {
-		rt := &remoteTool{spec: t, ws: ws, run: id}
+		rt := &remoteTool{spec: t, ws: ws, run: id, log: log}
 		if t.Namespaced {
 			ns[t.Name] = &remoteNamespacedTool{rt}
 		} else {
@@ -191,21 +197,21 @@ func (ws *workerServer) execute(ctx context.Context, id uint64, req *runRequest)
 	if len(req.Globals) > 0 {
 		g, err := tagged.UnmarshalMap(req.Globals)
 		if err != nil {
-			return runReply{Code: CodeError, Error: "engine: worker: bad globals: " + err.Error()}
+			return runReply{Code: CodeError, Error: "engine: worker: bad globals: " + err.Error()}, nil
 		}
 		opts = append(opts, WithExtraGlobals(g))
 	}
 	res, err := ws.eng.Execute(ctx, req.Code, ns, opts...)
 	if err != nil {
-		return runReply{Code: CodeError, Error: err.Error(), Err: encodeErr(err)}
+		return runReply{Code: CodeError, Error: err.Error(), Err: encodeErr(err)}, nil
 	}
 	reply := runReply{
 		Code: res.ReturnCode, Error: res.Error, Err: encodeErr(res.Err),
 		StdoutTruncated: res.StdoutTruncated, StderrTruncated: res.StderrTruncated,
 	}
-	for _, tc := range res.ToolCalls {
-		args, _ := tagged.Marshal(tc.Args)
-		reply.ToolCalls = append(reply.ToolCalls, wireToolCall{Name: tc.Name, Args: args, Duration: tc.Duration, Error: tc.Error})
+	var trace []byte
+	if len(res.ToolCalls) > 0 {
+		reply.Trace, trace = len(res.ToolCalls), log.trace(res.ToolCalls)
 	}
 	if res.Value != nil {
 		v, err := tagged.Marshal(res.Value)
@@ -213,7 +219,80 @@ func (ws *workerServer) execute(ctx context.Context, id uint64, req *runRequest)
 			reply.Value, reply.HasValue = v, true
 		}
 	}
-	return reply
+	return reply, trace
+}
+
+// callLog records the tool-call frames of a run, so that the trace can
+// name the frame that carried each call's arguments instead of carrying
+// them again.
+type callLog struct {
+	mu   sync.Mutex
+	recs []callRec
+}
+
+// maxLoggedArgs bounds the arguments' encoding a callLog keeps for a
+// call: larger ones cross again in the trace rather than be held twice
+// (as maps by the engine's trace, as bytes here) until the run ends.
+const maxLoggedArgs = 16 << 10
+
+// callRec is one tool call frame sent to the host.
+type callRec struct {
+	args  unsafe.Pointer // the map the script passed: its identity
+	name  string
+	frame uint64
+	data  []byte // the arguments' encoding in the frame
+}
+
+// add records a call frame once written: frames recorded before the run's
+// reply is built precede the reply on the pipe, so the host has served
+// (and decoded) them when it reads the reply.
+func (l *callLog) add(args map[string]any, name string, frame uint64, data []byte) {
+	p := reflect.ValueOf(args).UnsafePointer()
+	l.mu.Lock()
+	l.recs = append(l.recs, callRec{args: p, name: name, frame: frame, data: data})
+	l.mu.Unlock()
+}
+
+// trace encodes the engine's trace (see appendTrace). An entry names the
+// frame of a recorded call to the same tool with the same argument map
+// when that frame's encoding is still an encoding of the map (the script
+// may have changed the map since: the trace shows maps as they are at the
+// end); else it carries the arguments. Calls of one map are matched in
+// the order they were sent; a mismatch (concurrent calls of one map)
+// only costs the arguments.
+func (l *callLog) trace(calls []ToolCall) []byte {
+	l.mu.Lock()
+	recs := l.recs[:len(l.recs):len(l.recs)]
+	l.mu.Unlock()
+	// next chains the records of one map, in the order they were sent.
+	head := make(map[unsafe.Pointer]int, len(recs))
+	next := make([]int, len(recs))
+	for i := len(recs) - 1; i >= 0; i-- {
+		j, ok := head[recs[i].args]
+		if !ok {
+			j = -1
+		}
+		next[i] = j
+		head[recs[i].args] = i
+	}
+	var (
+		b       = make([]byte, 0, 16*len(calls))
+		scratch []byte
+	)
+	for k := range calls {
+		tc := &calls[k]
+		var frame uint64
+		p := reflect.ValueOf(tc.Args).UnsafePointer()
+		if i, ok := head[p]; ok && i >= 0 && recs[i].name == tc.Name {
+			var same bool
+			if same, scratch = tagged.Encodes(scratch[:0], tc.Args, recs[i].data); same {
+				frame = recs[i].frame
+				head[p] = next[i]
+			}
+		}
+		b, scratch = appendTrace(b, scratch, frame, tc)
+	}
+	return b
 }
 
 // drain waits up to grace for the goroutines of a run to end, and reports
@@ -268,13 +347,14 @@ type remoteTool struct {
 	spec toolSpec
 	ws   *workerServer
 	run  uint64
+	log  *callLog
 }
 
 func (t *remoteTool) Name() string { return t.spec.Name }
 func (t *remoteTool) Doc() string  { return t.spec.Doc }
 
 func (t *remoteTool) Call(ctx context.Context, args map[string]any) (any, error) {
-	body, err := appendToolCall(nil, t.spec.Name, args, t.run)
+	body, at, err := appendToolCallAt(nil, t.spec.Name, args, t.run)
 	if err != nil {
 		return nil, &ToolError{Tool: t.spec.Name, Err: fmt.Errorf("engine: the arguments cannot cross to the host: %w", err)}
 	}
@@ -289,6 +369,9 @@ func (t *remoteTool) Call(ctx context.Context, args map[string]any) (any, error)
 		delete(ws.pending, id)
 		ws.mu.Unlock()
 		return nil, &ToolError{Tool: t.spec.Name, Err: err}
+	}
+	if data := body[at : len(body)-1]; len(data) <= maxLoggedArgs {
+		t.log.add(args, t.spec.Name, id, data)
 	}
 	// The answer of a quick tool comes back within microseconds: spin
 	// for it (yielding, so the reader has a thread to deliver it even
