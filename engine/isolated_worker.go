@@ -61,23 +61,54 @@ func ServeWorker() (int, error) {
 			return nil
 		},
 		Serve: func(c *sandbox.Conn) error {
-			ws := &workerServer{c: c, eng: eng, pending: map[uint64]chan wire.Frame{}}
-			return ws.serve()
+			return newWorkerServer(c, eng).serve()
 		},
 	})
 }
 
 // workerServer is the worker side of the protocol (see isolated_proto.go).
+//
+// The host's frames are read by whoever holds rmu: the serve loop, or a
+// tool call waiting for its answer. A tool call reads the pipe itself
+// while it spins for the answer, so the answer costs no wake-up of
+// another thread; once the serve loop has delivered an answer it parks
+// (it does not read) while tool calls keep coming, and takes the reading
+// back when they stop (within about 2*parkCheck), when one waits past its
+// spin, or when the run ends. A frame read by a tool call is handled
+// there (a cancellation, another call's answer), so while a script calls
+// tools without pause the host's frames are handled at once, and a
+// cancellation waits at most about 2*parkCheck otherwise.
 type workerServer struct {
 	c   *sandbox.Conn
 	eng *Engine
 	seq atomic.Uint64 // tool call ids
+
+	rmu     sync.Mutex    // held to read c.R
+	kick    chan struct{} // wakes the parked serve loop (buffered, 1)
+	calls   atomic.Int64  // tool calls started, ever
+	waiting atomic.Int32  // tool calls waiting for their answer
+	parked  atomic.Int32  // tool calls past their spin: the serve loop must read for them
+
+	endOnce sync.Once
+	ended   chan struct{} // closed when the stream ends or the host asks for it
+	endErr  error         // why, when not a clean end; set before ended closes
 
 	mu        sync.Mutex
 	pending   map[uint64]chan wire.Frame
 	runID     uint64
 	runCancel context.CancelCauseFunc
 	wg        sync.WaitGroup
+}
+
+// parkCheck is how often the parked serve loop checks whether tool calls
+// are still coming.
+const parkCheck = 500 * time.Microsecond
+
+func newWorkerServer(c *sandbox.Conn, eng *Engine) *workerServer {
+	return &workerServer{
+		c: c, eng: eng, pending: map[uint64]chan wire.Frame{},
+		kick: make(chan struct{}, 1), ended: make(chan struct{}),
+	}
 }
 
 func (ws *workerServer) serve() error {
@@ -88,57 +119,133 @@ func (ws *workerServer) serve() error {
 		}
 		ws.mu.Unlock()
 	}()
+	timer := time.NewTimer(time.Hour)
+	timer.Stop()
 	for {
-		f, err := ws.c.R.Read()
-		if errors.Is(err, io.EOF) {
-			return nil
+		ws.rmu.Lock()
+		f, ok := ws.readFrame()
+		ws.rmu.Unlock()
+		if !ok {
+			return ws.endErr
 		}
-		if err != nil {
-			return fmt.Errorf("engine: worker: read: %w", err)
+		if f.Type == wire.TypeResult && ws.c.Pollable() && ws.parked.Load() == 0 {
+			// A tool call's answer: the next calls read their own.
+			ws.park(timer)
 		}
-		switch f.Type {
-		case wire.TypeShutdown:
-			return nil
-		case wire.TypeResult:
-			ws.mu.Lock()
-			ch := ws.pending[f.ID]
-			delete(ws.pending, f.ID)
-			ws.mu.Unlock()
-			if ch != nil {
-				ch <- f
-			}
-		case wire.TypeCancel:
-			ws.mu.Lock()
-			if f.ID == ws.runID && ws.runCancel != nil {
-				ws.runCancel(context.Canceled)
-			}
-			ws.mu.Unlock()
-		case wire.TypeCall:
-			var c wire.Call
-			if err := f.Decode(&c); err != nil || c.Name != runCall {
-				_ = ws.c.W.Send(wire.TypeResult, f.ID, &wire.Result{Error: &wire.Error{Kind: wire.KindUnknown, Message: fmt.Sprintf("engine: worker: bad call %q: %v", c.Name, err)}})
-				continue
-			}
-			var req runRequest
-			if err := json.Unmarshal(c.Args, &req); err != nil {
-				_ = ws.c.W.Send(wire.TypeResult, f.ID, &wire.Result{Error: &wire.Error{Kind: wire.KindBadArgs, Message: err.Error()}})
-				continue
-			}
-			ctx, cancel := context.WithCancelCause(context.Background())
-			ws.mu.Lock()
-			busy := ws.runCancel != nil
-			if !busy {
-				ws.runID, ws.runCancel = f.ID, cancel
-			}
-			ws.mu.Unlock()
-			if busy {
-				cancel(nil)
-				_ = ws.c.W.Send(wire.TypeResult, f.ID, &wire.Result{Error: &wire.Error{Kind: wire.KindError, Message: "engine: worker is busy"}})
-				continue
-			}
-			id := f.ID
-			ws.wg.Go(func() { ws.run(ctx, cancel, id, &req) })
+	}
+}
+
+// readFrame reads one frame and handles it, with rmu held. It reports
+// false once the stream has ended (the host closed it or asked for it).
+func (ws *workerServer) readFrame() (wire.Frame, bool) {
+	select {
+	case <-ws.ended:
+		return wire.Frame{}, false
+	default:
+	}
+	f, err := ws.c.R.Read()
+	switch {
+	case errors.Is(err, io.EOF):
+		ws.end(nil)
+		return f, false
+	case err != nil:
+		ws.end(fmt.Errorf("engine: worker: read: %w", err))
+		return f, false
+	case f.Type == wire.TypeShutdown:
+		ws.end(nil)
+		return f, false
+	}
+	ws.handle(f)
+	return f, true
+}
+
+// end records the end of the host's stream and wakes the serve loop.
+func (ws *workerServer) end(err error) {
+	ws.endOnce.Do(func() {
+		ws.endErr = err
+		close(ws.ended)
+	})
+}
+
+// wake has the parked serve loop take the reading back.
+func (ws *workerServer) wake() {
+	select {
+	case ws.kick <- struct{}{}:
+	default:
+	}
+}
+
+// park waits while tool calls read the host's frames: until one asks
+// (wake), the stream ends, or no call has started or waited for a whole
+// parkCheck. It never waits while a call is parked past its spin: such a
+// call counts itself in parked before it wakes the serve loop, and the
+// serve loop looks at parked before it parks (the buffered kick covers a
+// call that parks in between), so its wake-up is never lost, whoever took
+// an earlier kick or read an earlier answer.
+func (ws *workerServer) park(t *time.Timer) {
+	for {
+		if ws.parked.Load() > 0 {
+			return
 		}
+		n := ws.calls.Load()
+		t.Reset(parkCheck)
+		select {
+		case <-ws.kick:
+			t.Stop()
+			return
+		case <-ws.ended:
+			t.Stop()
+			return
+		case <-t.C:
+		}
+		if ws.waiting.Load() == 0 && ws.calls.Load() == n {
+			return
+		}
+	}
+}
+
+// handle takes one frame of the host, on the goroutine that read it.
+func (ws *workerServer) handle(f wire.Frame) {
+	switch f.Type {
+	case wire.TypeResult:
+		ws.mu.Lock()
+		ch := ws.pending[f.ID]
+		delete(ws.pending, f.ID)
+		ws.mu.Unlock()
+		if ch != nil {
+			ch <- f
+		}
+	case wire.TypeCancel:
+		ws.mu.Lock()
+		if f.ID == ws.runID && ws.runCancel != nil {
+			ws.runCancel(context.Canceled)
+		}
+		ws.mu.Unlock()
+	case wire.TypeCall:
+		var c wire.Call
+		if err := f.Decode(&c); err != nil || c.Name != runCall {
+			_ = ws.c.W.Send(wire.TypeResult, f.ID, &wire.Result{Error: &wire.Error{Kind: wire.KindUnknown, Message: fmt.Sprintf("engine: worker: bad call %q: %v", c.Name, err)}})
+			return
+		}
+		var req runRequest
+		if err := json.Unmarshal(c.Args, &req); err != nil {
+			_ = ws.c.W.Send(wire.TypeResult, f.ID, &wire.Result{Error: &wire.Error{Kind: wire.KindBadArgs, Message: err.Error()}})
+			return
+		}
+		ctx, cancel := context.WithCancelCause(context.Background())
+		ws.mu.Lock()
+		busy := ws.runCancel != nil
+		if !busy {
+			ws.runID, ws.runCancel = f.ID, cancel
+		}
+		ws.mu.Unlock()
+		if busy {
+			cancel(nil)
+			_ = ws.c.W.Send(wire.TypeResult, f.ID, &wire.Result{Error: &wire.Error{Kind: wire.KindError, Message: "engine: worker is busy"}})
+			return
+		}
+		id := f.ID
+		ws.wg.Go(func() { ws.run(ctx, cancel, id, &req) })
 	}
 }
 
@@ -146,6 +253,8 @@ func (ws *workerServer) serve() error {
 func (ws *workerServer) run(ctx context.Context, cancel context.CancelCauseFunc, id uint64, req *runRequest) {
 	base := runtime.NumGoroutine()
 	reply, trace := ws.execute(ctx, id, req)
+	// The serve loop reads again (the next run comes through it).
+	ws.wake()
 	reply.Retire = !sandbox.SetRunCPU(req.RunCPU)
 	cancel(errEnded)
 	if reply.Trace > 0 {
@@ -364,6 +473,9 @@ func (t *remoteTool) Call(ctx context.Context, args map[string]any) (any, error)
 	ws.mu.Lock()
 	ws.pending[id] = ch
 	ws.mu.Unlock()
+	ws.calls.Add(1)
+	ws.waiting.Add(1)
+	defer ws.waiting.Add(-1)
 	if err := ws.c.W.Write(wire.Frame{Type: wire.TypeCall, ID: id, Body: body}); err != nil {
 		ws.mu.Lock()
 		delete(ws.pending, id)
@@ -373,20 +485,13 @@ func (t *remoteTool) Call(ctx context.Context, args map[string]any) (any, error)
 	if data := body[at : len(body)-1]; len(data) <= maxLoggedArgs {
 		t.log.add(args, t.spec.Name, id, data)
 	}
-	// The answer of a quick tool comes back within microseconds: spin
-	// for it (yielding, so the reader has a thread to deliver it even
-	// with a single P) before parking.
-	for i, deadline := 0, time.Now().Add(replySpin); ; i++ {
-		select {
-		case f := <-ch:
-			return parseToolResult(f.Body)
-		default:
-		}
-		if ctx.Err() != nil || time.Now().After(deadline) {
-			break
-		}
-		sandbox.Yield(i)
+	if f, ok := ws.spinAnswer(ctx, ch); ok {
+		return parseToolResult(f.Body)
 	}
+	// Past the spin: the serve loop reads, this call parks.
+	ws.parked.Add(1)
+	defer ws.parked.Add(-1)
+	ws.wake()
 	select {
 	case f := <-ch:
 		return parseToolResult(f.Body)
@@ -398,6 +503,38 @@ func (t *remoteTool) Call(ctx context.Context, args map[string]any) (any, error)
 		// The host cancels the tool's context too; it answers with the
 		// tool's own error, usually ctx.Err().
 		return nil, ctx.Err()
+	}
+}
+
+// spinAnswer waits up to replySpin for the answer of a tool call on ch:
+// the answer of a quick tool comes back within microseconds. While no
+// other goroutine reads the host's frames, it reads them itself, as they
+// arrive, and handles them; it yields between looks, so the other
+// threads and goroutines of the process get to run even with a single P.
+func (ws *workerServer) spinAnswer(ctx context.Context, ch chan wire.Frame) (wire.Frame, bool) {
+	deadline := time.Now().Add(replySpin)
+	for i := 0; ; i++ {
+		select {
+		case f := <-ch:
+			return f, true
+		default:
+		}
+		if ws.rmu.TryLock() {
+			for ok := true; ok && ws.c.Pending(); {
+				_, ok = ws.readFrame()
+				if len(ch) > 0 {
+					break
+				}
+			}
+			ws.rmu.Unlock()
+			if len(ch) > 0 {
+				continue
+			}
+		}
+		if ctx.Err() != nil || time.Now().After(deadline) {
+			return wire.Frame{}, false
+		}
+		sandbox.Yield(i)
 	}
 }
 

@@ -34,10 +34,28 @@ func Role() string { return os.Getenv(workerEnv) }
 
 // Conn is a worker's connection to its host: frames in, frames out.
 type Conn struct {
-	// R reads the host's frames; only one goroutine may use it.
+	// R reads the host's frames; only one goroutine at a time may use it.
 	R *wire.Reader
 	// W writes frames to the host; it is safe for concurrent use.
 	W *wire.Writer
+
+	arrived func() bool // the pipe holds bytes; nil when unknown
+}
+
+// Pollable reports whether Pending can tell that a frame has arrived.
+// Outside Linux it cannot (Pending always reports false).
+func (c *Conn) Pollable() bool { return c.arrived != nil }
+
+// Pending reports whether a frame, or part of one, has arrived: R holds
+// bytes of it or the pipe does. When it has, R.Read returns without
+// waiting for the host (beyond the rest of a frame it is writing). Only
+// the goroutine that may use R may call it; it costs one system call
+// when R holds nothing.
+func (c *Conn) Pending() bool {
+	if c.R.Buffered() > 0 {
+		return true
+	}
+	return c.arrived != nil && c.arrived()
 }
 
 // ServeConfig is the worker side of a pool: what Serve runs.
@@ -82,7 +100,8 @@ func Serve(cfg ServeConfig) (int, error) {
 	// Closing the pipes tells the host at once that this worker is done.
 	defer in.Close()
 	defer out.Close()
-	c := &Conn{R: wire.NewReader(in), W: wire.NewWriter(out)}
+	src, arrived := newPipeReader(in)
+	c := &Conn{R: wire.NewReader(src), W: wire.NewWriter(out), arrived: arrived}
 	if err := c.W.Send(wire.TypeHello, 0, &wire.Hello{Version: wire.Version, PID: os.Getpid(), Role: role}); err != nil {
 		return ExitSetup, fmt.Errorf("sandbox: send hello: %w", err)
 	}

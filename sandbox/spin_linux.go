@@ -46,6 +46,29 @@ func newSpinReader(f *os.File, spin func() bool) io.Reader {
 	return r
 }
 
+// newPipeReader reads f (a pipe in blocking mode, whose descriptor the
+// reader then owns) without spinning, and returns with it a function that
+// reports whether the pipe holds bytes, without blocking; or f and nil
+// when it cannot.
+func newPipeReader(f *os.File) (io.Reader, func() bool) {
+	r := newSpinReader(f, func() bool { return false })
+	sr, ok := r.(*spinReader)
+	if !ok {
+		return f, nil
+	}
+	var fd uintptr
+	if err := sr.rc.Control(func(d uintptr) { fd = d }); err != nil {
+		return f, nil
+	}
+	// The worker never closes the pipe before it exits, so fd stays its.
+	return r, func() bool {
+		var n int32
+		_, _, e := syscall.RawSyscall(syscall.SYS_IOCTL, fd, syscall.TIOCINQ, uintptr(unsafe.Pointer(&n)))
+		// An error (the pipe is gone) counts as bytes: the read reports it.
+		return e != 0 || n > 0
+	}
+}
+
 type pollFd struct {
 	fd      int32
 	events  int16

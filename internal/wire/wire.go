@@ -200,6 +200,11 @@ func (r *Reader) SetMaxFrame(n int) {
 	r.maxFrame = n
 }
 
+// Buffered returns the number of bytes read from the stream and not yet
+// returned in frames: when it is not zero, part of the next frame (or all
+// of it) has arrived.
+func (r *Reader) Buffered() int { return r.r.Buffered() }
+
 // Read returns the next frame. At a clean end of stream it returns io.EOF; a
 // stream that ends inside a frame gives io.ErrUnexpectedEOF.
 func (r *Reader) Read() (Frame, error) {
