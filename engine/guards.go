@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"reflect"
 	"runtime/metrics"
 	"strings"
 	"sync"
@@ -119,19 +120,11 @@ func (x *execution) releaseTool() {
 // sometimes wraps it in.
 func unwrapValue(r any) any {
 	for {
-		rv, ok := r.(interface{ CanInterface() bool })
-		if !ok {
+		rv, ok := r.(reflect.Value)
+		if !ok || !rv.IsValid() || !rv.CanInterface() {
 			return r
 		}
-		v, ok := r.(interface{ Interface() any })
-		if !ok || !rv.CanInterface() {
-			return r
-		}
-		next := v.Interface()
-		if next == r {
-			return r
-		}
-		r = next
+		r = rv.Interface()
 	}
 }
 
