@@ -213,15 +213,17 @@ func (x *execution) interpret(prog *program, surf *surface, symbols *symbolTable
 		imported[path] = true
 	}
 	imported[rtImportPath] = prog.usesRT
+	// The standard-library tables are prepared once per process and
+	// shared by every interpreter, not copied into each.
 	if imported["fmt"] || imported["log"] || imported["encoding/json"] {
-		must(it.Use(symbols.mapTypes))
+		must(it.UseShared(symbols.mapTypes))
 	}
 	for _, path := range prog.imports {
 		if pkg, ok := symbols.pkgs[path]; ok {
-			must(it.Use(pkg))
+			must(it.UseShared(pkg))
 		}
 		for _, dep := range sourceDeps[path] {
-			must(it.Use(symbols.pkgs[dep]))
+			must(it.UseShared(symbols.pkgs[dep]))
 		}
 	}
 	must(it.Use(x.hostExports(imported)))

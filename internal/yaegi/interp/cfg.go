@@ -918,7 +918,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 
 		case binaryExpr:
 			wireChild(n)
-			nilSym := interp.universe.sym[nilIdent]
+			nilSym := interp.universe.symOf(nilIdent)
 			c0, c1 := n.child[0], n.child[1]
 
 			err = check.binaryExpr(n)

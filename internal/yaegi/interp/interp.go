@@ -210,6 +210,12 @@ type Interpreter struct {
 	rdir       map[string]bool                  // for src import cycle detection
 	mapTypes   map[reflect.Value][]reflect.Type // special interfaces mapping for wrappers
 
+	// toolscript patch: symbol tables shared with other interpreters
+	// (UseShared); they are read, never written, and copied on the
+	// first write (ownPkg).
+	sharedPkg      map[string]bool
+	sharedMapTypes map[reflect.Value][]reflect.Type
+
 	mutex    sync.RWMutex
 	frame    *frame            // program data storage during execution
 	universe *scope            // interpreter global level scope
@@ -432,59 +438,93 @@ const (
 	bltnSizeof   = "unsafe.Sizeof"
 )
 
+// initUniverse returns the scope of the predeclared identifiers. Its symbols
+// are made on first use (universeSymbol), not all in advance: an
+// interpreter for a short script uses a handful of the fifty (toolscript
+// patch; building them all cost a third of the bytes New allocates).
 func initUniverse() *scope {
-	sc := &scope{global: true, sym: map[string]*symbol{
+	return &scope{global: true, universe: true, sym: make(map[string]*symbol, 16)}
+}
+
+// universeSymbols makes each predeclared identifier's symbol, fresh for
+// each interpreter, as the eager universe did. It is set by init: the
+// builtins refer back to the scope code that reads it.
+var universeSymbols map[string]func() *symbol
+
+func init() { universeSymbols = predeclaredSymbols() }
+
+func predeclaredSymbols() map[string]func() *symbol {
+	return map[string]func() *symbol{
 		// predefined Go types
-		"any":         {kind: typeSym, typ: &itype{cat: interfaceT, str: "any"}},
-		"bool":        {kind: typeSym, typ: &itype{cat: boolT, name: "bool", str: "bool"}},
-		"byte":        {kind: typeSym, typ: &itype{cat: uint8T, name: "uint8", str: "uint8"}},
-		"comparable":  {kind: typeSym, typ: &itype{cat: comparableT, name: "comparable", str: "comparable"}},
-		"complex64":   {kind: typeSym, typ: &itype{cat: complex64T, name: "complex64", str: "complex64"}},
-		"complex128":  {kind: typeSym, typ: &itype{cat: complex128T, name: "complex128", str: "complex128"}},
-		"error":       {kind: typeSym, typ: &itype{cat: errorT, name: "error", str: "error"}},
-		"float32":     {kind: typeSym, typ: &itype{cat: float32T, name: "float32", str: "float32"}},
-		"float64":     {kind: typeSym, typ: &itype{cat: float64T, name: "float64", str: "float64"}},
-		"int":         {kind: typeSym, typ: &itype{cat: intT, name: "int", str: "int"}},
-		"int8":        {kind: typeSym, typ: &itype{cat: int8T, name: "int8", str: "int8"}},
-		"int16":       {kind: typeSym, typ: &itype{cat: int16T, name: "int16", str: "int16"}},
-		"int32":       {kind: typeSym, typ: &itype{cat: int32T, name: "int32", str: "int32"}},
-		"int64":       {kind: typeSym, typ: &itype{cat: int64T, name: "int64", str: "int64"}},
-		"interface{}": {kind: typeSym, typ: &itype{cat: interfaceT, str: "interface{}"}},
-		"rune":        {kind: typeSym, typ: &itype{cat: int32T, name: "int32", str: "int32"}},
-		"string":      {kind: typeSym, typ: &itype{cat: stringT, name: "string", str: "string"}},
-		"uint":        {kind: typeSym, typ: &itype{cat: uintT, name: "uint", str: "uint"}},
-		"uint8":       {kind: typeSym, typ: &itype{cat: uint8T, name: "uint8", str: "uint8"}},
-		"uint16":      {kind: typeSym, typ: &itype{cat: uint16T, name: "uint16", str: "uint16"}},
-		"uint32":      {kind: typeSym, typ: &itype{cat: uint32T, name: "uint32", str: "uint32"}},
-		"uint64":      {kind: typeSym, typ: &itype{cat: uint64T, name: "uint64", str: "uint64"}},
-		"uintptr":     {kind: typeSym, typ: &itype{cat: uintptrT, name: "uintptr", str: "uintptr"}},
+		"any":  func() *symbol { return &symbol{kind: typeSym, typ: &itype{cat: interfaceT, str: "any"}} },
+		"bool": func() *symbol { return &symbol{kind: typeSym, typ: &itype{cat: boolT, name: "bool", str: "bool"}} },
+		"byte": func() *symbol { return &symbol{kind: typeSym, typ: &itype{cat: uint8T, name: "uint8", str: "uint8"}} },
+		"comparable": func() *symbol {
+			return &symbol{kind: typeSym, typ: &itype{cat: comparableT, name: "comparable", str: "comparable"}}
+		},
+		"complex64": func() *symbol {
+			return &symbol{kind: typeSym, typ: &itype{cat: complex64T, name: "complex64", str: "complex64"}}
+		},
+		"complex128": func() *symbol {
+			return &symbol{kind: typeSym, typ: &itype{cat: complex128T, name: "complex128", str: "complex128"}}
+		},
+		"error": func() *symbol { return &symbol{kind: typeSym, typ: &itype{cat: errorT, name: "error", str: "error"}} },
+		"float32": func() *symbol {
+			return &symbol{kind: typeSym, typ: &itype{cat: float32T, name: "float32", str: "float32"}}
+		},
+		"float64": func() *symbol {
+			return &symbol{kind: typeSym, typ: &itype{cat: float64T, name: "float64", str: "float64"}}
+		},
+		"int":         func() *symbol { return &symbol{kind: typeSym, typ: &itype{cat: intT, name: "int", str: "int"}} },
+		"int8":        func() *symbol { return &symbol{kind: typeSym, typ: &itype{cat: int8T, name: "int8", str: "int8"}} },
+		"int16":       func() *symbol { return &symbol{kind: typeSym, typ: &itype{cat: int16T, name: "int16", str: "int16"}} },
+		"int32":       func() *symbol { return &symbol{kind: typeSym, typ: &itype{cat: int32T, name: "int32", str: "int32"}} },
+		"int64":       func() *symbol { return &symbol{kind: typeSym, typ: &itype{cat: int64T, name: "int64", str: "int64"}} },
+		"interface{}": func() *symbol { return &symbol{kind: typeSym, typ: &itype{cat: interfaceT, str: "interface{}"}} },
+		"rune":        func() *symbol { return &symbol{kind: typeSym, typ: &itype{cat: int32T, name: "int32", str: "int32"}} },
+		"string": func() *symbol {
+			return &symbol{kind: typeSym, typ: &itype{cat: stringT, name: "string", str: "string"}}
+		},
+		"uint":  func() *symbol { return &symbol{kind: typeSym, typ: &itype{cat: uintT, name: "uint", str: "uint"}} },
+		"uint8": func() *symbol { return &symbol{kind: typeSym, typ: &itype{cat: uint8T, name: "uint8", str: "uint8"}} },
+		"uint16": func() *symbol {
+			return &symbol{kind: typeSym, typ: &itype{cat: uint16T, name: "uint16", str: "uint16"}}
+		},
+		"uint32": func() *symbol {
+			return &symbol{kind: typeSym, typ: &itype{cat: uint32T, name: "uint32", str: "uint32"}}
+		},
+		"uint64": func() *symbol {
+			return &symbol{kind: typeSym, typ: &itype{cat: uint64T, name: "uint64", str: "uint64"}}
+		},
+		"uintptr": func() *symbol {
+			return &symbol{kind: typeSym, typ: &itype{cat: uintptrT, name: "uintptr", str: "uintptr"}}
+		},
 
 		// predefined Go constants
-		"false": {kind: constSym, typ: untypedBool(nil), rval: reflect.ValueOf(false)},
-		"true":  {kind: constSym, typ: untypedBool(nil), rval: reflect.ValueOf(true)},
-		"iota":  {kind: constSym, typ: untypedInt(nil)},
+		"false": func() *symbol { return &symbol{kind: constSym, typ: untypedBool(nil), rval: reflect.ValueOf(false)} },
+		"true":  func() *symbol { return &symbol{kind: constSym, typ: untypedBool(nil), rval: reflect.ValueOf(true)} },
+		"iota":  func() *symbol { return &symbol{kind: constSym, typ: untypedInt(nil)} },
 
 		// predefined Go zero value
-		"nil": {typ: &itype{cat: nilT, untyped: true, str: "nil"}},
+		"nil": func() *symbol { return &symbol{typ: &itype{cat: nilT, untyped: true, str: "nil"}} },
 
 		// predefined Go builtins
-		bltnAppend:  {kind: bltnSym, builtin: _append},
-		bltnCap:     {kind: bltnSym, builtin: _cap},
-		bltnClose:   {kind: bltnSym, builtin: _close},
-		bltnComplex: {kind: bltnSym, builtin: _complex},
-		bltnImag:    {kind: bltnSym, builtin: _imag},
-		bltnCopy:    {kind: bltnSym, builtin: _copy},
-		bltnDelete:  {kind: bltnSym, builtin: _delete},
-		bltnLen:     {kind: bltnSym, builtin: _len},
-		bltnMake:    {kind: bltnSym, builtin: _make},
-		bltnNew:     {kind: bltnSym, builtin: _new},
-		bltnPanic:   {kind: bltnSym, builtin: _panic},
-		bltnPrint:   {kind: bltnSym, builtin: _print},
-		bltnPrintln: {kind: bltnSym, builtin: _println},
-		bltnReal:    {kind: bltnSym, builtin: _real},
-		bltnRecover: {kind: bltnSym, builtin: _recover},
-	}}
-	return sc
+		bltnAppend:  func() *symbol { return &symbol{kind: bltnSym, builtin: _append} },
+		bltnCap:     func() *symbol { return &symbol{kind: bltnSym, builtin: _cap} },
+		bltnClose:   func() *symbol { return &symbol{kind: bltnSym, builtin: _close} },
+		bltnComplex: func() *symbol { return &symbol{kind: bltnSym, builtin: _complex} },
+		bltnImag:    func() *symbol { return &symbol{kind: bltnSym, builtin: _imag} },
+		bltnCopy:    func() *symbol { return &symbol{kind: bltnSym, builtin: _copy} },
+		bltnDelete:  func() *symbol { return &symbol{kind: bltnSym, builtin: _delete} },
+		bltnLen:     func() *symbol { return &symbol{kind: bltnSym, builtin: _len} },
+		bltnMake:    func() *symbol { return &symbol{kind: bltnSym, builtin: _make} },
+		bltnNew:     func() *symbol { return &symbol{kind: bltnSym, builtin: _new} },
+		bltnPanic:   func() *symbol { return &symbol{kind: bltnSym, builtin: _panic} },
+		bltnPrint:   func() *symbol { return &symbol{kind: bltnSym, builtin: _print} },
+		bltnPrintln: func() *symbol { return &symbol{kind: bltnSym, builtin: _println} },
+		bltnReal:    func() *symbol { return &symbol{kind: bltnSym, builtin: _real} },
+		bltnRecover: func() *symbol { return &symbol{kind: bltnSym, builtin: _recover} },
+	}
 }
 
 // resizeFrame resizes the global frame of interpreter.
@@ -649,6 +689,20 @@ func (interp *Interpreter) ExecuteWatch(ctx context.Context, p *Program) (reflec
 	interp.cancelChan = !interp.opt.fastChan
 	interp.mutex.Unlock()
 
+	// toolscript patch: generate the node closures here, before the
+	// program's goroutine starts: code generation walks deep and would
+	// grow the fresh goroutine's stack (copying it) on every execution.
+	if err := generate(p); err != nil {
+		return reflect.Value{}, closedChan, err
+	}
+
+	// toolscript patch: generate the node closures here, before the
+	// program's goroutine starts: code generation walks deep and would
+	// grow the fresh goroutine's stack (copying it) on every execution.
+	if err := generate(p); err != nil {
+		return reflect.Value{}, closedChan, err
+	}
+
 	done := make(chan struct{})
 	go func() {
 		defer func() {
@@ -669,6 +723,28 @@ func (interp *Interpreter) ExecuteWatch(ctx context.Context, p *Program) (reflec
 	case <-done:
 	}
 	return v, done, err
+}
+
+// closedChan is returned by ExecuteWatch when nothing ran.
+var closedChan = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
+
+// generate produces a compiled program's node closures once, turning a
+// panic of the generator into an error (toolscript patch).
+func generate(p *Program) (err error) {
+	if p.generated {
+		return nil
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			var pc [64]uintptr
+			n := runtime.Callers(1, pc[:])
+			err = Panic{Value: r, Callers: pc[:n], Stack: debug.Stack()}
+		}
+	}()
+	if err = genRun(p.root); err == nil {
+		p.generated = true
+	}
+	return err
 }
 
 func (interp *Interpreter) runid() uint64 { return atomic.LoadUint64(&interp.id) }
@@ -700,7 +776,7 @@ func (interp *Interpreter) ImportUsed() {
 	for k := range interp.binPkg {
 		// By construction, the package name is the last path element of the key.
 		name := path.Base(k)
-		if sym, ok := sc.sym[name]; ok {
+		if sym := sc.symOf(name); sym != nil {
 			// Handle collision by renaming old and new entries.
 			name2 := key2name(fixKey(sym.typ.path))
 			sc.sym[name2] = sym

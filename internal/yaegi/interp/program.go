@@ -16,6 +16,8 @@ type Program struct {
 	pkgName string
 	root    *node
 	init    []*node
+
+	generated bool // node closures generated (toolscript patch)
 }
 
 // PackageName returns name used in a package clause.
@@ -114,7 +116,7 @@ func (interp *Interpreter) CompileAST(n ast.Node) (*Program, error) {
 	}
 	interp.mutex.Lock()
 	gs := interp.scopes[pkgName]
-	if interp.universe.sym[pkgName] == nil {
+	if interp.universe.symOf(pkgName) == nil {
 		// Make the package visible under a path identical to its name.
 		interp.srcPkg[pkgName] = gs.sym
 		interp.universe.sym[pkgName] = &symbol{kind: pkgSym, typ: &itype{cat: srcPkgT, path: pkgName}}
@@ -135,7 +137,7 @@ func (interp *Interpreter) CompileAST(n ast.Node) (*Program, error) {
 		root.cfgDot(dotWriter(dotCmd))
 	}
 
-	return &Program{pkgName, root, initNodes}, nil
+	return &Program{pkgName: pkgName, root: root, init: initNodes}, nil
 }
 
 // Execute executes compiled Go code.
@@ -150,8 +152,10 @@ func (interp *Interpreter) Execute(p *Program) (res reflect.Value, err error) {
 	}()
 
 	// Generate node exec closures.
-	if err = genRun(p.root); err != nil {
-		return res, err
+	if !p.generated {
+		if err = genRun(p.root); err != nil {
+			return res, err
+		}
 	}
 
 	// Init interpreter execution memory frame.

@@ -1481,7 +1481,7 @@ func callBin(n *node) {
 	// getMapType returns a reflect type suitable for interface wrapper for functions
 	// with some special processing in case of interface{} argument, i.e. fmt.Printf.
 	var getMapType func(*itype) reflect.Type
-	if lr, ok := n.interp.mapTypes[c0.rval]; ok {
+	if lr := n.interp.mapTypesOf(c0.rval); lr != nil {
 		getMapType = func(typ *itype) reflect.Type {
 			for _, rt := range lr {
 				if typ.implements(&itype{cat: valueT, rtype: rt}) {

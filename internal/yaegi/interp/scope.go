@@ -83,6 +83,7 @@ type scope struct {
 	level       int                // frame level: number of frame indirections to access var during execution
 	sym         map[string]*symbol // map of symbols defined in this current scope
 	global      bool               // true if scope refers to global space (single frame for universe and package level scopes)
+	universe    bool               // the universe scope: predeclared symbols are made on first use (toolscript patch)
 	iota        int                // iota value in this scope
 }
 
@@ -137,11 +138,43 @@ func (s *scope) lookup(ident string) (*symbol, int, bool) {
 			return sym, level - s.level, true
 		}
 		if s.anc == nil {
+			if sym := s.predeclared(ident); sym != nil {
+				return sym, level - s.level, true
+			}
 			break
 		}
 		s = s.anc
 	}
 	return nil, 0, false
+}
+
+// predeclared makes, on first use, the symbol of a predeclared identifier
+// in the universe scope (toolscript patch). It returns nil for any other
+// scope or identifier, or when the identifier was declared in the
+// universe since (then the caller has seen it already).
+func (s *scope) predeclared(ident string) *symbol {
+	if !s.universe {
+		return nil
+	}
+	if _, ok := s.sym[ident]; ok {
+		return nil
+	}
+	mk, ok := universeSymbols[ident]
+	if !ok {
+		return nil
+	}
+	sym := mk()
+	s.sym[ident] = sym
+	return sym
+}
+
+// symOf returns the symbol of ident declared in this very scope, making a
+// predeclared one first in the universe (toolscript patch).
+func (s *scope) symOf(ident string) *symbol {
+	if sym, ok := s.sym[ident]; ok {
+		return sym
+	}
+	return s.predeclared(ident)
 }
 
 func (s *scope) isRedeclared(n *node) bool {

@@ -82,7 +82,7 @@ func getWrapper(n *node, t reflect.Type) reflect.Type {
 	// mapTypes may contain composed interfaces wrappers to test against, from
 	// most complex to simplest (guaranteed by construction of mapTypes). Find the
 	// first for which the interpreter type has all the methods.
-	for _, rt := range n.interp.mapTypes[w] {
+	for _, rt := range n.interp.mapTypesOf(w) {
 		match := true
 		for i := 1; i < rt.NumField(); i++ {
 			// The interpreter type must have all required wrapper methods.
@@ -98,6 +98,74 @@ func getWrapper(n *node, t reflect.Type) reflect.Type {
 
 	// Otherwise return the direct "non-composed" interface.
 	return w.Type().Elem()
+}
+
+// UseShared is Use without the copy (toolscript patch): the symbol maps of
+// values, and a "MapTypes" map, are kept by reference and may be shared by
+// any number of interpreters, so they must never be modified afterwards.
+// The interpreter copies a package's map before it writes to it, so a
+// later Use of the same import path leaves the shared map untouched.
+// Nothing is compiled, whatever the export keys are.
+func (interp *Interpreter) UseShared(values Exports) error {
+	for k, v := range values {
+		importPath := path.Dir(k)
+		if k == "." {
+			var mt map[reflect.Value][]reflect.Type
+			if rv := v["MapTypes"]; rv.IsValid() {
+				mt, _ = rv.Interface().(map[reflect.Value][]reflect.Type)
+			}
+			if mt == nil {
+				return fmt.Errorf("export path %q has no MapTypes", k)
+			}
+			if interp.sharedMapTypes != nil {
+				return fmt.Errorf("only one shared MapTypes table can be used")
+			}
+			interp.sharedMapTypes = mt
+			continue
+		}
+		if importPath == "." || importPath == selfPrefix || k == selfPath {
+			return fmt.Errorf("export path %q cannot be shared", k)
+		}
+		if interp.binPkg[importPath] != nil {
+			p := interp.ownPkg(importPath)
+			for s, sym := range v {
+				p[s] = sym
+			}
+			continue
+		}
+		interp.binPkg[importPath] = v
+		interp.pkgNames[importPath] = path.Base(k)
+		if interp.sharedPkg == nil {
+			interp.sharedPkg = map[string]bool{}
+		}
+		interp.sharedPkg[importPath] = true
+	}
+	return nil
+}
+
+// ownPkg returns the interpreter's own, writable symbol map of a binary
+// package, copying a shared one first (toolscript patch).
+func (interp *Interpreter) ownPkg(importPath string) map[string]reflect.Value {
+	p := interp.binPkg[importPath]
+	if !interp.sharedPkg[importPath] {
+		return p
+	}
+	own := make(map[string]reflect.Value, len(p)+8)
+	for s, sym := range p {
+		own[s] = sym
+	}
+	interp.binPkg[importPath] = own
+	delete(interp.sharedPkg, importPath)
+	return own
+}
+
+// mapTypesOf returns the interface wrappers of a binary symbol, from the
+// interpreter's own table or else the shared one (toolscript patch).
+func (interp *Interpreter) mapTypesOf(v reflect.Value) []reflect.Type {
+	if lr, ok := interp.mapTypes[v]; ok {
+		return lr
+	}
+	return interp.sharedMapTypes[v]
 }
 
 // Use loads binary runtime symbols in the interpreter context so
@@ -125,15 +193,16 @@ func (interp *Interpreter) Use(values Exports) error {
 		}
 
 		if interp.binPkg[importPath] == nil {
-			interp.binPkg[importPath] = make(map[string]reflect.Value)
+			interp.binPkg[importPath] = make(map[string]reflect.Value, len(v))
 			interp.pkgNames[importPath] = packageName
 		}
 
+		p := interp.ownPkg(importPath)
 		for s, sym := range v {
-			interp.binPkg[importPath][s] = sym
+			p[s] = sym
 		}
 		if k == selfPath {
-			interp.binPkg[importPath]["Self"] = reflect.ValueOf(interp)
+			p["Self"] = reflect.ValueOf(interp)
 		}
 	}
 
@@ -158,10 +227,10 @@ func (interp *Interpreter) Use(values Exports) error {
 // Note that it is possible to escape the virtualized stdio by
 // read/write directly to file descriptors 0, 1, 2.
 func fixStdlib(interp *Interpreter) {
-	p := interp.binPkg["fmt"]
-	if p == nil {
+	if interp.binPkg["fmt"] == nil {
 		return
 	}
+	p := interp.ownPkg("fmt")
 
 	stdin, stdout, stderr := interp.stdin, interp.stdout, interp.stderr
 
@@ -174,20 +243,22 @@ func fixStdlib(interp *Interpreter) {
 	p["Scanln"] = reflect.ValueOf(func(a ...interface{}) (n int, err error) { return fmt.Fscanln(stdin, a...) })
 
 	// Update mapTypes to virtualized symbols as well.
-	interp.mapTypes[p["Print"]] = interp.mapTypes[reflect.ValueOf(fmt.Print)]
-	interp.mapTypes[p["Printf"]] = interp.mapTypes[reflect.ValueOf(fmt.Printf)]
-	interp.mapTypes[p["Println"]] = interp.mapTypes[reflect.ValueOf(fmt.Println)]
-	interp.mapTypes[p["Scan"]] = interp.mapTypes[reflect.ValueOf(fmt.Scan)]
-	interp.mapTypes[p["Scanf"]] = interp.mapTypes[reflect.ValueOf(fmt.Scanf)]
-	interp.mapTypes[p["Scanln"]] = interp.mapTypes[reflect.ValueOf(fmt.Scanln)]
+	interp.mapTypes[p["Print"]] = interp.mapTypesOf(reflect.ValueOf(fmt.Print))
+	interp.mapTypes[p["Printf"]] = interp.mapTypesOf(reflect.ValueOf(fmt.Printf))
+	interp.mapTypes[p["Println"]] = interp.mapTypesOf(reflect.ValueOf(fmt.Println))
+	interp.mapTypes[p["Scan"]] = interp.mapTypesOf(reflect.ValueOf(fmt.Scan))
+	interp.mapTypes[p["Scanf"]] = interp.mapTypesOf(reflect.ValueOf(fmt.Scanf))
+	interp.mapTypes[p["Scanln"]] = interp.mapTypesOf(reflect.ValueOf(fmt.Scanln))
 
 	if p = interp.binPkg["flag"]; p != nil {
+		p = interp.ownPkg("flag")
 		c := flag.NewFlagSet(os.Args[0], flag.PanicOnError)
 		c.SetOutput(stderr)
 		p["CommandLine"] = reflect.ValueOf(&c).Elem()
 	}
 
 	if p = interp.binPkg["log"]; p != nil {
+		p = interp.ownPkg("log")
 		l := log.New(stderr, "", log.LstdFlags)
 		// Restrict Fatal symbols to panic instead of exit.
 		p["Fatal"] = reflect.ValueOf(l.Panic)
@@ -209,12 +280,12 @@ func fixStdlib(interp *Interpreter) {
 		p["Writer"] = reflect.ValueOf(l.Writer)
 
 		// Update mapTypes to virtualized symbols as well.
-		interp.mapTypes[p["Print"]] = interp.mapTypes[reflect.ValueOf(log.Print)]
-		interp.mapTypes[p["Printf"]] = interp.mapTypes[reflect.ValueOf(log.Printf)]
-		interp.mapTypes[p["Println"]] = interp.mapTypes[reflect.ValueOf(log.Println)]
-		interp.mapTypes[p["Panic"]] = interp.mapTypes[reflect.ValueOf(log.Panic)]
-		interp.mapTypes[p["Panicf"]] = interp.mapTypes[reflect.ValueOf(log.Panicf)]
-		interp.mapTypes[p["Panicln"]] = interp.mapTypes[reflect.ValueOf(log.Panicln)]
+		interp.mapTypes[p["Print"]] = interp.mapTypesOf(reflect.ValueOf(log.Print))
+		interp.mapTypes[p["Printf"]] = interp.mapTypesOf(reflect.ValueOf(log.Printf))
+		interp.mapTypes[p["Println"]] = interp.mapTypesOf(reflect.ValueOf(log.Println))
+		interp.mapTypes[p["Panic"]] = interp.mapTypesOf(reflect.ValueOf(log.Panic))
+		interp.mapTypes[p["Panicf"]] = interp.mapTypesOf(reflect.ValueOf(log.Panicf))
+		interp.mapTypes[p["Panicln"]] = interp.mapTypesOf(reflect.ValueOf(log.Panicln))
 	}
 
 	if p = interp.binPkg["os"]; p != nil {
