@@ -27,24 +27,24 @@ func BenchmarkPhase(b *testing.B) {
 	b.Run("new+use", func(b *testing.B) {
 		for b.Loop() {
 			it := interp.New(interp.Options{SourcecodeFilesystem: sourceFS, GoPath: "."})
-			it.Use(sy.mapTypes)
-			it.Use(sy.pkgs["fmt"])
-			it.Use(x.hostExports(map[string]bool{"fmt": true, rtImportPath: true}))
+			it.UseShared(sy.mapTypes)
+			it.UseShared(sy.pkgs["fmt"])
+			it.Use(x.hostExports(map[string]bool{"fmt": true}))
 		}
 	})
 	b.Run("new+use+compile", func(b *testing.B) {
 		for b.Loop() {
 			it := interp.New(interp.Options{SourcecodeFilesystem: sourceFS, GoPath: "."})
-			it.Use(sy.mapTypes)
-			it.Use(sy.pkgs["fmt"])
-			it.Use(x.hostExports(map[string]bool{"fmt": true, rtImportPath: true}))
+			it.UseShared(sy.mapTypes)
+			it.UseShared(sy.pkgs["fmt"])
+			it.Use(x.hostExports(map[string]bool{"fmt": true}))
 			_, _ = it.Compile(p.src)
 		}
 	})
 	b.Run("new+use+compile-plain", func(b *testing.B) {
 		for b.Loop() {
 			it := interp.New(interp.Options{SourcecodeFilesystem: sourceFS, GoPath: "."})
-			it.Use(sy.pkgs["fmt"])
+			it.UseShared(sy.pkgs["fmt"])
 			_, _ = it.Compile("package main\nimport \"fmt\"\nfunc main() { fmt.Sprint(\"hi\") }")
 		}
 	})
@@ -54,15 +54,18 @@ func BenchmarkCompileVariants(b *testing.B) {
 	sy := loadSymbols()
 	x := &execution{ctx: context.Background(), stdout: &capWriter{limit: -1}, stderr: &capWriter{limit: -1}}
 	for _, v := range []struct{ name, src string }{
+		{"sprint", "package main\nimport \"fmt\"\nfunc main() { fmt.Sprint(\"hi\") }"},
 		{"plain", "package main\nimport \"fmt\"\nfunc main() { fmt.Println(\"hi\") }"},
 		{"rt import", "package main\nimport (__ts \"toolscript/rt\"; \"fmt\")\nfunc main() { __ts.At(1, 1, nil); fmt.Println(\"hi\") }"},
-		{"defer closure", "package main\nimport (__ts \"toolscript/rt\"; \"fmt\")\nfunc main() { defer func() { __ts.Finish(recover()) }(); fmt.Println(\"hi\") }"},
-		{"directives", "/*line script.go:1:1*/package main;import (__ts \"toolscript/rt\"; \"fmt\");func main() {defer func() { __ts.Finish(recover()) }(); /*line script.go:1:1*/fmt.Println(\"hi\")\n}\n/*line script.go:2:1*/"},
+		{"rt setresult", "package main\nimport (__ts \"toolscript/rt\"; \"fmt\")\nfunc main() { __ts.SetResult(1); fmt.Println(\"hi\") }"},
+		{"rt twice", "package main\nimport (__ts \"toolscript/rt\"; \"fmt\")\nfunc main() { __ts.SetResult(1); __ts.SetResult(2); fmt.Println(\"hi\") }"},
+		{"directives", "/*line script.go:1:1*/package main;import (\"fmt\"; );func main() {/*line script.go:1:1*/fmt.Println(\"hi\")\n}\n/*line script.go:2:1*/"},
 	} {
 		b.Run(v.name, func(b *testing.B) {
 			for b.Loop() {
 				it := interp.New(interp.Options{SourcecodeFilesystem: sourceFS, GoPath: "."})
-				it.Use(sy.pkgs["fmt"])
+				it.UseShared(sy.mapTypes)
+				it.UseShared(sy.pkgs["fmt"])
 				it.Use(x.hostExports(map[string]bool{"fmt": true, rtImportPath: true}))
 				if _, err := it.Compile(v.src); err != nil {
 					b.Fatal(err)

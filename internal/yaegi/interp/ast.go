@@ -388,8 +388,12 @@ func (interp *Interpreter) parse(src, name string, inc bool) (node ast.Node, err
 		mode |= parser.ParseComments
 	}
 
-	if ok, err := interp.buildOk(&interp.context, name, src); !ok || err != nil {
-		return nil, err // skip source not matching build constraints
+	// toolscript patch: look for build constraints and yaegi tags only in
+	// a source that can hold them; reading them costs a second parse.
+	if strings.Contains(src, "+build") || strings.Contains(src, "go:build") || strings.Contains(src, "yaegi:tags") {
+		if ok, err := interp.buildOk(&interp.context, name, src); !ok || err != nil {
+			return nil, err // skip source not matching build constraints
+		}
 	}
 
 	f, err := parser.ParseFile(interp.fset, name, src, mode)

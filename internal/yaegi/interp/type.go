@@ -2050,6 +2050,11 @@ func (t *itype) fixDummy(typ reflect.Type) reflect.Type {
 // pointer using unsafe. We thus obtain a usable recursive type definition, except
 // for string representation, as created reflect types are still unnamed.
 func (t *itype) refType(ctx *refTypeContext) reflect.Type {
+	// toolscript patch: a known type needs no context (whose two maps
+	// were allocated on every call, and TypeOf calls this often).
+	if ctx == nil && t.rtype != nil && !t.incomplete && t.cat != nilT {
+		return t.rtype
+	}
 	if ctx == nil {
 		ctx = &refTypeContext{
 			defined: map[string]*itype{},
