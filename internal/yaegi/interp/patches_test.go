@@ -3,6 +3,7 @@ package interp
 import (
 	"bytes"
 	"context"
+	"errors"
 	"reflect"
 	"strings"
 	"sync"
@@ -112,5 +113,126 @@ func TestExecuteWatchGeneratesInCaller(t *testing.T) {
 	<-done
 	if !p.generated {
 		t.Fatal("the program's closures were not generated")
+	}
+}
+
+// TestMapLiteralOfAny checks that the native map[string]any literal holds
+// what reflect's SetMapIndex held: plain values, nil, interpreted types.
+func TestMapLiteralOfAny(t *testing.T) {
+	it := New(Options{})
+	if _, err := it.Eval(`type point struct{ X int }
+func build(i int) map[string]any {
+	var e error
+	return map[string]any{"i": i, "s": "x", "nil": nil, "err": e, "p": point{X: i}, "nested": map[string]any{"k": []int{i}}}
+}`); err != nil {
+		t.Fatal(err)
+	}
+	v, err := it.Eval(`build(7)`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, ok := v.Interface().(map[string]any)
+	if !ok {
+		t.Fatalf("got %T, want map[string]any", v.Interface())
+	}
+	if m["i"] != 7 || m["s"] != "x" || m["nil"] != nil || m["err"] != nil || len(m) != 6 {
+		t.Fatalf("got %#v", m)
+	}
+	if x := reflect.ValueOf(m["p"]).FieldByName("X"); !x.IsValid() || x.Int() != 7 {
+		t.Fatalf("struct element: got %#v", m["p"])
+	}
+	if got := m["nested"].(map[string]any)["k"].([]int); len(got) != 1 || got[0] != 7 {
+		t.Fatalf("nested element: got %#v", m["nested"])
+	}
+}
+
+// TestToolCallDefine checks the direct path of r, err := tool(args): each
+// call gets fresh result variables (closures keep the old ones), errors
+// come through, and a nil function value falls back to reflect.
+func TestToolCallDefine(t *testing.T) {
+	calls := 0
+	tool := func(args map[string]any) (any, error) {
+		calls++
+		if args["fail"] == true {
+			return nil, errors.New("refused")
+		}
+		return args["n"].(int) * 2, nil
+	}
+	it := New(Options{})
+	if err := it.Use(Exports{"tools/./tools": {"Double": reflect.ValueOf(tool)}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := it.Eval(`import "tools"`); err != nil {
+		t.Fatal(err)
+	}
+	v, err := it.Eval(`func run() (int, string) {
+	var keep []func() any
+	for i := 0; i < 3; i++ {
+		r, err := tools.Double(map[string]any{"n": i})
+		if err != nil {
+			return 0, err.Error()
+		}
+		keep = append(keep, func() any { return r })
+	}
+	_, err := tools.Double(map[string]any{"fail": true})
+	total := 0
+	for _, k := range keep {
+		total += k().(int)
+	}
+	return total, err.Error()
+}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = v
+	if _, err := it.Eval(`func total() int { t, _ := run(); return t }
+func message() string { _, m := run(); return m }`); err != nil {
+		t.Fatal(err)
+	}
+	total, err := it.Eval(`total()`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	msg, err := it.Eval(`message()`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if total.Int() != 6 || msg.String() != "refused" {
+		t.Fatalf("got total %d, message %q; want 6, refused", total.Int(), msg.String())
+	}
+	if calls != 8 {
+		t.Fatalf("the tool ran %d times, want 8", calls)
+	}
+}
+
+// TestLoopVariables checks Go 1.22 loop variables where the body can keep
+// a reference (closures, addresses, slices of arrays) and the shared
+// storage where it cannot.
+func TestLoopVariables(t *testing.T) {
+	cases := []struct {
+		name, fn string
+		want     int64
+	}{
+		{"closures", `func f() int { var fs []func() int; for i := 0; i < 3; i++ { fs = append(fs, func() int { return i }) }; t := 0; for _, g := range fs { t = t*10 + g() }; return t }`, 12},
+		{"addresses", `func f() int { var ps []*int; for i := 0; i < 3; i++ { ps = append(ps, &i) }; return *ps[0]*100 + *ps[1]*10 + *ps[2] }`, 12},
+		{"range addresses", `func f() int { var ps []*int; for _, v := range []int{1, 2, 3} { ps = append(ps, &v) }; return *ps[0]*100 + *ps[1]*10 + *ps[2] }`, 123},
+		{"array slices", `func f() int { var ss [][]int; for _, a := range [][1]int{{1}, {2}} { ss = append(ss, a[:]) }; return ss[0][0]*10 + ss[1][0] }`, 12},
+		{"plain sum", `func f() int { t := 0; for i := 0; i < 5; i++ { t += i }; for k, v := range map[string]int{"a": 1} { t += len(k) + v }; return t }`, 12},
+		{"body writes", `func f() int { t := 0; for i := 0; i < 10; i++ { i++; t++ }; return t }`, 5},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			it := New(Options{})
+			if _, err := it.Eval(c.fn); err != nil {
+				t.Fatal(err)
+			}
+			v, err := it.Eval(`f()`)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if v.Int() != c.want {
+				t.Fatalf("got %d, want %d", v.Int(), c.want)
+			}
+		})
 	}
 }

@@ -1651,6 +1651,51 @@ func callBin(n *node) {
 					rvalues[i] = genValue(c)
 				}
 			}
+			assign := func(f *frame, out []reflect.Value) {
+				for i, v := range rvalues {
+					if v == nil {
+						continue // Skip assign "_".
+					}
+					c := n.anc.child[i]
+					if n.anc.kind == defineXStmt && !c.redeclared {
+						data := getFrame(f, c.level).data
+						if out[i].CanSet() && out[i].Type() == data[c.findex].Type() {
+							// toolscript patch: the result is already a
+							// fresh, settable value of the variable's type.
+							data[c.findex] = out[i]
+							continue
+						}
+						data[c.findex] = reflect.New(data[c.findex].Type()).Elem()
+						data[c.findex].Set(out[i])
+						continue
+					}
+					v(f).Set(out[i])
+				}
+			}
+			if funcType == kwargsFuncType && n.action != aCallSlice && len(values) == 1 {
+				// toolscript patch: a tool call assigned to its results
+				// (r, err := pkg.Tool(args)) makes one allocation for
+				// both results and none for the argument slice.
+				arg := values[0]
+				n.exec = func(f *frame) bltn {
+					fv := value(f)
+					a := getBinValue(getMapType, arg, f)
+					fn, ok := fv.Interface().(func(map[string]any) (any, error))
+					m, isMap := a.Interface().(map[string]any)
+					if !ok || fn == nil || !isMap {
+						assign(f, fv.Call([]reflect.Value{a}))
+						return tnext
+					}
+					r := new(struct {
+						v   any
+						err error
+					})
+					r.v, r.err = fn(m)
+					assign(f, []reflect.Value{reflect.ValueOf(&r.v).Elem(), reflect.ValueOf(&r.err).Elem()})
+					return tnext
+				}
+				break
+			}
 			n.exec = func(f *frame) bltn {
 				in := make([]reflect.Value, l)
 				for i, v := range values {
@@ -2609,6 +2654,26 @@ func mapLit(n *node) {
 		values[i] = genDestValue(n.typ.val, c.child[1])
 	}
 
+	if typ == mapStringAnyType {
+		// toolscript patch: the argument maps of tool calls are built
+		// natively, not through reflect's SetMapIndex (an allocation and a
+		// conversion per element).
+		n.exec = func(f *frame) bltn {
+			m := make(map[string]any, len(keys))
+			for i, k := range keys {
+				key := k(f).String()
+				v := values[i](f)
+				if !v.IsValid() {
+					delete(m, key) // as SetMapIndex does with a zero Value
+					continue
+				}
+				m[key] = v.Interface()
+			}
+			value(f).Set(reflect.ValueOf(m))
+			return next
+		}
+		return
+	}
 	n.exec = func(f *frame) bltn {
 		m := reflect.MakeMap(typ)
 		for i, k := range keys {
@@ -2618,6 +2683,9 @@ func mapLit(n *node) {
 		return next
 	}
 }
+
+// mapStringAnyType is the type of tool arguments, map[string]any.
+var mapStringAnyType = reflect.TypeOf(map[string]any(nil))
 
 func compositeBinMap(n *node) {
 	value := valueGenerator(n, n.findex)
@@ -2950,9 +3018,62 @@ func rangeInt(n *node) {
 	}
 }
 
+// loopVarShared reports whether a loop's per-iteration variable n can
+// keep one storage for all iterations (toolscript patch): the loop's body
+// has no closure, no address-of and no slicing, and the variable's type
+// has no methods that could take its address implicitly. Otherwise each
+// iteration gets a fresh variable, as Go 1.22 specifies.
+func loopVarShared(n *node) bool {
+	if n.typ == nil || n.anc == nil || !loopVarTypeShared(n.typ) {
+		return false
+	}
+	shared := true
+	n.anc.Walk(func(c *node) bool {
+		switch c.kind {
+		case funcLit, addressExpr, sliceExpr:
+			shared = false
+		}
+		return shared
+	}, nil)
+	return shared
+}
+
+func loopVarTypeShared(t *itype) bool {
+	if len(t.method) > 0 {
+		return false
+	}
+	switch t.cat {
+	case boolT, intT, int8T, int16T, int32T, int64T, uintT, uint8T, uint16T, uint32T, uint64T, uintptrT,
+		float32T, float64T, complex64T, complex128T, stringT, interfaceT, mapT, sliceT, ptrT, chanT, funcT:
+		return true
+	case valueT:
+		rt := t.rtype
+		if rt == nil {
+			return false
+		}
+		switch rt.Kind() {
+		case reflect.Ptr, reflect.Interface:
+			return true
+		case reflect.Struct, reflect.Array:
+			return false
+		}
+		return reflect.PointerTo(rt).NumMethod() == 0
+	}
+	return false
+}
+
 func loopVarKey(n *node) {
 	ixn := n.anc.anc.child[0]
 	next := getExec(n.tnext)
+	if loopVarShared(n) {
+		// toolscript patch: nothing in the body can keep a reference
+		// to the variable, so one storage serves every iteration.
+		n.exec = func(f *frame) bltn {
+			f.data[n.findex].Set(f.data[ixn.findex])
+			return next
+		}
+		return
+	}
 	n.exec = func(f *frame) bltn {
 		rv := f.data[ixn.findex]
 		nv := reflect.New(rv.Type()).Elem()
@@ -2965,6 +3086,15 @@ func loopVarKey(n *node) {
 func loopVarVal(n *node) {
 	vln := n.anc.anc.child[1]
 	next := getExec(n.tnext)
+	if loopVarShared(n) {
+		// toolscript patch: nothing in the body can keep a reference
+		// to the variable, so one storage serves every iteration.
+		n.exec = func(f *frame) bltn {
+			f.data[n.findex].Set(f.data[vln.findex])
+			return next
+		}
+		return
+	}
 	n.exec = func(f *frame) bltn {
 		rv := f.data[vln.findex]
 		nv := reflect.New(rv.Type()).Elem()
@@ -2977,6 +3107,17 @@ func loopVarVal(n *node) {
 func loopVarFor(n *node) {
 	ixn := n.anc.anc.child[0].child[0]
 	next := getExec(n.tnext)
+	if loopVarShared(n) {
+		// toolscript patch: nothing in the body can keep a reference
+		// to the variable, so one storage serves every iteration.
+		// It is the loop's own variable, so a write in the body carries
+		// to the post statement and the next iteration, as in Go.
+		n.exec = func(f *frame) bltn {
+			f.data[n.findex] = f.data[ixn.findex]
+			return next
+		}
+		return
+	}
 	n.exec = func(f *frame) bltn {
 		fv := f.data[ixn.findex]
 		nv := reflect.New(fv.Type()).Elem()
