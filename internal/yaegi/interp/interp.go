@@ -713,6 +713,7 @@ func (interp *Interpreter) ExecuteWatch(ctx context.Context, p *Program) (reflec
 			}
 			close(done)
 		}()
+		growStack(0)
 		v, err = interp.Execute(p)
 	}()
 
@@ -723,6 +724,18 @@ func (interp *Interpreter) ExecuteWatch(ctx context.Context, p *Program) (reflec
 	case <-done:
 	}
 	return v, done, err
+}
+
+// growStack grows a new goroutine's stack once, while it is one frame
+// deep, to the size a short program needs (toolscript patch): a reflect
+// call of fmt made it grow, and copy every frame of the interpreter's
+// deep call chain, in each execution.
+//
+//go:noinline
+func growStack(i int) byte {
+	var b [12 << 10]byte
+	b[i] = 1
+	return b[i/2]
 }
 
 // closedChan is returned by ExecuteWatch when nothing ran.
