@@ -2,6 +2,7 @@ package engine
 
 import (
 	"go/parser"
+	"go/scanner"
 	"go/token"
 	"testing"
 )
@@ -40,4 +41,78 @@ func FuzzNormalize(f *testing.F) {
 			}
 		}
 	})
+}
+
+// scannerStartsWithPackage is startsWithPackage as the Go scanner sees it.
+func scannerStartsWithPackage(code string) bool {
+	var s scanner.Scanner
+	fset := token.NewFileSet()
+	s.Init(fset.AddFile("", -1, len(code)), []byte(code), func(token.Position, string) {}, 0)
+	_, tok, _ := s.Scan()
+	return tok == token.PACKAGE
+}
+
+var packageClauseCases = []string{
+	"package main",
+	"  \n\tpackage main\nfunc main() {}",
+	"// c\npackage main",
+	"/* a */ /* b\n */package main",
+	"packages := 1",
+	"package_x := 1",
+	"fmt.Println(1) // package main",
+	"/* unterminated package main",
+	"// only a comment",
+	"",
+	"package",
+	"package\tmain",
+	"\"package main\"",
+}
+
+// TestStartsWithPackage checks the package-clause test against the scanner.
+func TestStartsWithPackage(t *testing.T) {
+	for _, code := range packageClauseCases {
+		if got, want := startsWithPackage(code), scannerStartsWithPackage(code); got != want {
+			t.Errorf("startsWithPackage(%q) = %v, the scanner says %v", code, got, want)
+		}
+	}
+}
+
+// FuzzStartsWithPackage checks the package-clause test against the
+// scanner on any input.
+func FuzzStartsWithPackage(f *testing.F) {
+	for _, c := range packageClauseCases {
+		f.Add(c)
+	}
+	f.Fuzz(func(t *testing.T, code string) {
+		if got, want := startsWithPackage(code), scannerStartsWithPackage(code); got != want {
+			t.Fatalf("startsWithPackage(%q) = %v, the scanner says %v", code, got, want)
+		}
+	})
+}
+
+// TestMentions checks the whole-word test that lets a rewrite skip its walk:
+// it must never miss a use of the word as a token.
+func TestMentions(t *testing.T) {
+	cases := []struct {
+		src, word string
+		want      bool
+	}{
+		{"go f()", "go", true},
+		{"x := 1; go func() {}()", "go", true},
+		{"{go f()}", "go", true},
+		{"goto L; gopher := 1; ago := 2", "go", false},
+		{"panic(err)", "panic", true},
+		{"mypanic(err); panicky()", "panic", false},
+		{"switch v {}", "switch", true},
+		{"é_switch := 1", "switch", false},
+		{"result(x)", "result", true},
+		{"results := 1; x.result2", "result", false},
+		{"", "go", false},
+		{"go", "go", true},
+	}
+	for _, c := range cases {
+		if got := mentions(c.src, c.word); got != c.want {
+			t.Errorf("mentions(%q, %q) = %v, want %v", c.src, c.word, got, c.want)
+		}
+	}
 }

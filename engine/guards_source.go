@@ -26,6 +26,9 @@ func rewriteGuards(src string, fset *token.FileSet, file *ast.File) []edit {
 	text := func(n ast.Node) string { return src[off(n.Pos()):off(n.End())] }
 	guard := "defer func() { " + rtAlias + ".GoEnd(recover()) }(); "
 	g := 0
+	if !mentions(src, "go") && !mentions(src, "make") {
+		return recursionGuards(fset, file)
+	}
 	ast.Inspect(file, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.GoStmt:

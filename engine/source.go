@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // scriptFile is the file name positions in the normalised source refer to.
@@ -56,13 +58,33 @@ func normalize(code string, imp importable, globals bool) (*program, error) {
 	return normalizeFile(code, fset, file, imp, p)
 }
 
-// startsWithPackage reports whether the first token of code is "package".
+// startsWithPackage reports whether the first token of code is "package":
+// it skips white space and comments, as the scanner would.
 func startsWithPackage(code string) bool {
-	var s scanner.Scanner
-	fset := token.NewFileSet()
-	s.Init(fset.AddFile("", -1, len(code)), []byte(code), nil, 0)
-	_, tok, _ := s.Scan()
-	return tok == token.PACKAGE
+	s := strings.TrimPrefix(code, "\uFEFF") // the scanner skips a leading BOM
+	for {
+		s = strings.TrimLeft(s, " \t\r\n")
+		switch {
+		case strings.HasPrefix(s, "//"):
+			i := strings.IndexByte(s, '\n')
+			if i < 0 {
+				return false
+			}
+			s = s[i+1:]
+		case strings.HasPrefix(s, "/*"):
+			i := strings.Index(s[2:], "*/")
+			if i < 0 {
+				return false
+			}
+			s = s[2+i+2:]
+		default:
+			if !strings.HasPrefix(s, "package") {
+				return false
+			}
+			r, _ := utf8.DecodeRuneInString(s[len("package"):])
+			return r != '_' && !unicode.IsLetter(r) && !unicode.IsDigit(r)
+		}
+	}
 }
 
 // edit replaces the bytes [off, end) of the original source with text;
@@ -128,22 +150,65 @@ func normalizeFile(code string, fset *token.FileSet, file *ast.File, imp importa
 	pkgStart := fset.Position(file.Package)
 	header := lineDirective(pkgStart.Line, pkgStart.Column) + "package main;" + p.importDecl(auto) + lineDirective(nameEnd.Line, nameEnd.Column)
 	edits = append(edits, edit{off: pkgStart.Offset, text: header + "/*"}, edit{off: nameEnd.Offset, text: "*/"})
-	p.usesGo = hasGoStmt(file)
-	edits = append(edits, p.rewritePanics(fset, file)...)
-	edits = append(edits, rewriteSwitches(fset, file)...)
-	edits = append(edits, rewriteQuirks(code, fset, file)...)
-	edits = append(edits, rewriteGuards(code, fset, file)...)
+	p.usesGo = mentions(code, "go") && hasGoStmt(file)
+	edits = append(edits, p.rewrites(code, fset, file)...)
 	src := applyEdits(code, edits)
-	p.src = p.finishImports(src + p.trailer(file))
+	p.src = p.finishImports(src + p.trailer(file, code))
 	return p, nil
+}
+
+// rewrites returns the edits of every rewrite of the parsed source src.
+// A rewrite whose construct src cannot contain (no panic, no switch) does
+// not walk the tree.
+func (p *program) rewrites(src string, fset *token.FileSet, file *ast.File) []edit {
+	var edits []edit
+	if mentions(src, "panic") {
+		edits = append(edits, p.rewritePanics(fset, file)...)
+	}
+	if mentions(src, "switch") {
+		edits = append(edits, rewriteSwitches(fset, file)...)
+	}
+	if strings.Contains(src, ".(") {
+		edits = append(edits, rewriteQuirks(src, fset, file)...)
+	}
+	return append(edits, rewriteGuards(src, fset, file)...)
+}
+
+// mentions reports whether word occurs in src as a whole word (not inside
+// an identifier). It can be true of a comment or a string; it is never
+// false of source that uses word as a keyword or identifier, so a walk of
+// the tree for that construct can be skipped when it is false.
+func mentions(src, word string) bool {
+	for i := 0; i <= len(src)-len(word); {
+		j := strings.Index(src[i:], word)
+		if j < 0 {
+			return false
+		}
+		j += i
+		end := j + len(word)
+		if (j == 0 || !isIdentByte(src[j-1])) && (end == len(src) || !isIdentByte(src[end])) {
+			return true
+		}
+		i = j + 1
+	}
+	return false
+}
+
+// isIdentByte reports whether c can be part of an identifier; every byte
+// of a multi-byte character counts, to be safe.
+func isIdentByte(c byte) bool {
+	return c == '_' || c >= 0x80 || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
 }
 
 // trailer is the generated code after the model's: the guarded main and
 // the result helper.
-func (p *program) trailer(file *ast.File) string {
+func (p *program) trailer(file *ast.File, src string) string {
 	var b strings.Builder
 	b.WriteString("\n")
 	b.WriteString(lineDirective(len(p.lines)+1, 1))
+	if !mentions(src, "result") && !mentions(src, "min") && !mentions(src, "max") && !mentions(src, "clear") {
+		return b.String()
+	}
 	calls := calledIdents(file)
 	if calls["result"] && !declares(file, "result") {
 		b.WriteString("func result(v any) { " + rtAlias + ".SetResult(v) }\n")
@@ -543,7 +608,7 @@ func normalizeBare(code string, imp importable, p *program) (*program, error) {
 	if err := p.checkPackageVarWrites(fset, file, imp); err != nil {
 		return nil, err
 	}
-	p.usesGo = hasGoStmt(file)
+	p.usesGo = mentions(skeleton, "go") && hasGoStmt(file)
 	var edits []edit
 	// The value of a final expression statement becomes the result.
 	for _, d := range file.Decls {
@@ -559,16 +624,13 @@ func normalizeBare(code string, imp importable, p *program) (*program, error) {
 			}
 		}
 	}
-	edits = append(edits, p.rewritePanics(fset, file)...)
-	edits = append(edits, rewriteSwitches(fset, file)...)
-	edits = append(edits, rewriteQuirks(skeleton, fset, file)...)
-	edits = append(edits, rewriteGuards(skeleton, fset, file)...)
+	edits = append(edits, p.rewrites(skeleton, fset, file)...)
 	src := applyEdits(skeleton, edits)
 	// Put the generated imports after the package clause.
 	// The generated header carries the script's file name too: yaegi
 	// scopes imports by the file name of the position that uses them.
 	src = lineDirective(1, 1) + "package main;" + p.importDecl(auto) + strings.TrimPrefix(src, "package main;")
-	p.src = p.finishImports(src + p.trailer(file))
+	p.src = p.finishImports(src + p.trailer(file, skeleton))
 	return p, nil
 }
 
