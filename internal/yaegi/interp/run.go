@@ -1658,6 +1658,9 @@ func callBin(n *node) {
 					}
 					c := n.anc.child[i]
 					if n.anc.kind == defineXStmt && !c.redeclared {
+						// In case of a define statement, the destination value in the frame
+						// must be recreated. This is necessary to preserve the previous value
+						// which may be still used in a separate closure.
 						data := getFrame(f, c.level).data
 						if out[i].CanSet() && out[i].Type() == data[c.findex].Type() {
 							// toolscript patch: the result is already a
@@ -1701,23 +1704,7 @@ func callBin(n *node) {
 				for i, v := range values {
 					in[i] = getBinValue(getMapType, v, f)
 				}
-				out := callFn(value(f), in)
-				for i, v := range rvalues {
-					if v == nil {
-						continue // Skip assign "_".
-					}
-					c := n.anc.child[i]
-					if n.anc.kind == defineXStmt && !c.redeclared {
-						// In case of a define statement, the destination value in the frame
-						// must be recreated. This is necessary to preserve the previous value
-						// which may be still used in a separate closure.
-						data := getFrame(f, c.level).data
-						data[c.findex] = reflect.New(data[c.findex].Type()).Elem()
-						data[c.findex].Set(out[i])
-						continue
-					}
-					v(f).Set(out[i])
-				}
+				assign(f, callFn(value(f), in))
 				return tnext
 			}
 		case aReturn:
