@@ -1574,6 +1574,15 @@ func (m methodSet) equals(n methodSet) bool {
 
 // Methods returns a map of method type strings, indexed by method names.
 func (t *itype) methods() methodSet {
+	// toolscript patch: a type that has no methods of its own and cannot
+	// get any from elsewhere has an empty set; callers only read it.
+	switch t.cat {
+	case linkedT, interfaceT, valueT, errorT, ptrT, structT:
+	default:
+		if len(t.method) == 0 {
+			return nil
+		}
+	}
 	seen := map[*itype]bool{}
 	var getMethods func(typ *itype) methodSet
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"go/constant"
 	"log"
+	"maps"
 	"math/bits"
 	"os"
 	"path"
@@ -150,10 +151,7 @@ func (interp *Interpreter) ownPkg(importPath string) map[string]reflect.Value {
 	if !interp.sharedPkg[importPath] {
 		return p
 	}
-	own := make(map[string]reflect.Value, len(p)+8)
-	for s, sym := range p {
-		own[s] = sym
-	}
+	own := maps.Clone(p) // copies the table whole, faster than inserting each
 	interp.binPkg[importPath] = own
 	delete(interp.sharedPkg, importPath)
 	return own
