@@ -259,6 +259,9 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					sc.sym[lv.ident] = &symbol{index: vindex, kind: varSym, typ: lv.typ}
 					lv.findex = vindex
 					lv.gen = loopVarFor
+					// toolscript patch: the end of the body hands the
+					// variable's value to the post statement.
+					n.gen = loopVarForEnd
 				}
 			}
 

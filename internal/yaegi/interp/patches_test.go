@@ -219,6 +219,9 @@ func TestLoopVariables(t *testing.T) {
 		{"array slices", `func f() int { var ss [][]int; for _, a := range [][1]int{{1}, {2}} { ss = append(ss, a[:]) }; return ss[0][0]*10 + ss[1][0] }`, 12},
 		{"plain sum", `func f() int { t := 0; for i := 0; i < 5; i++ { t += i }; for k, v := range map[string]int{"a": 1} { t += len(k) + v }; return t }`, 12},
 		{"body writes", `func f() int { t := 0; for i := 0; i < 10; i++ { i++; t++ }; return t }`, 5},
+		{"body writes with closures", `func f() int { var fs []func() int; for i := 0; i < 10; i++ { i++; fs = append(fs, func() int { return i }) }; t := 0; for _, g := range fs { t = t*10 + g() }; return t }`, 13579},
+		{"continue after a write", `func f() int { var fs []func() int; for i := 0; i < 6; i++ { if i%2 == 0 { i++; fs = append(fs, func() int { return i }); continue }; fs = append(fs, func() int { return -i }) }; t := 0; for _, g := range fs { t = t*10 + g() }; return t }`, 135},
+		{"closures see their own iteration", `func f() int { var fs []func() int; for i := 0; i < 3; i++ { fs = append(fs, func() int { return i }); i += 0 }; return fs[0]()*100 + fs[1]()*10 + fs[2]() }`, 12},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -3114,6 +3114,26 @@ func loopVarFor(n *node) {
 	}
 }
 
+// loopVarForEnd ends the body n of a three-clause loop whose iterations
+// each have their own variable (toolscript patch). As Go specifies, the
+// next iteration's variable starts as this iteration's at the end of its
+// body, and the post statement works on it: without this, a write to the
+// variable in the body was lost. When one storage serves all iterations
+// (loopVarShared), it is the loop's own variable and nothing is to do.
+func loopVarForEnd(n *node) {
+	next := getExec(n.tnext)
+	lv := n.child[0]
+	if loopVarShared(lv) {
+		n.exec = func(*frame) bltn { return next }
+		return
+	}
+	ixn := n.anc.child[0].child[0]
+	n.exec = func(f *frame) bltn {
+		f.data[ixn.findex].Set(f.data[lv.findex])
+		return next
+	}
+}
+
 func rangeChan(n *node) {
 	i := n.child[0].findex        // element index location in frame
 	value := genValue(n.child[1]) // chan
