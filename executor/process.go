@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/toolscript/toolscript/internal/proc"
 	"github.com/toolscript/toolscript/internal/wire"
 )
 
@@ -57,33 +58,12 @@ type ProcessConfig struct {
 //
 // It is safe for concurrent use. Use NewProcessBackend.
 type ProcessBackend struct {
-	cfg      ProcessConfig
-	d        dispatcher
-	mu       sync.Mutex
-	pids     map[int]struct{} // live children
-	starts   chan startReq    // to the spawner
-	stopOnce sync.Once
+	cfg     ProcessConfig
+	d       dispatcher
+	mu      sync.Mutex
+	pids    map[int]struct{} // live children
+	spawner *proc.Spawner    // starts every child from one OS thread
 }
-
-type startReq struct {
-	cmd *exec.Cmd
-	err chan error
-}
-
-// spawner starts every child from one locked OS thread. On Linux the
-// parent-death signal fires when the thread that forked the child exits, and
-// the Go runtime ends a thread when a goroutine locked to it exits; forking
-// from a thread this goroutine holds until Shutdown keeps children from
-// being killed by an unrelated thread exit.
-func (b *ProcessBackend) spawner() {
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
-	for r := range b.starts {
-		r.err <- r.cmd.Start()
-	}
-}
-
-func (b *ProcessBackend) stopSpawner() { b.stopOnce.Do(func() { close(b.starts) }) }
 
 var _ Backend = (*ProcessBackend)(nil)
 
@@ -114,9 +94,8 @@ func NewProcessBackend(cfg ProcessConfig) (*ProcessBackend, error) {
 	}
 	cfg.Args = append([]string(nil), cfg.Args...)
 	cfg.Env = append([]string{childEnv + "=1"}, cfg.Env...)
-	b := &ProcessBackend{cfg: cfg, pids: map[int]struct{}{}, starts: make(chan startReq)}
+	b := &ProcessBackend{cfg: cfg, pids: map[int]struct{}{}, spawner: proc.NewSpawner()}
 	b.d.init(cfg.MaxWorkers, nil)
-	go b.spawner()
 
 	children := make([]*child, cfg.MaxWorkers)
 	errs := make([]error, cfg.MaxWorkers)
@@ -131,7 +110,7 @@ func NewProcessBackend(cfg ProcessConfig) (*ProcessBackend, error) {
 				b.kill(c)
 			}
 		}
-		b.stopSpawner()
+		b.spawner.Close()
 		return nil, err
 	}
 	for _, c := range children {
@@ -337,7 +316,7 @@ func decodeResult(f wire.Frame) (any, error) {
 // be called more than once.
 func (b *ProcessBackend) Shutdown(wait bool) {
 	b.d.shutdown(wait, true)
-	b.stopSpawner()
+	b.spawner.Close()
 }
 
 // child is one worker process as seen from the host.
@@ -380,11 +359,8 @@ func (b *ProcessBackend) spawn() (*child, error) {
 	if b.cfg.Stderr != nil {
 		cmd.Stderr = io.MultiWriter(c.stderr, b.cfg.Stderr)
 	}
-	cmd.SysProcAttr = childAttr()
 	cmd.WaitDelay = time.Second
-	req := startReq{cmd: cmd, err: make(chan error, 1)}
-	b.starts <- req
-	err = <-req.err
+	err = b.spawner.Start(cmd)
 	inR.Close()
 	outW.Close()
 	if err != nil {
@@ -444,7 +420,7 @@ func (c *child) read() {
 // idempotent and records how the child ended in c.exitMsg.
 func (b *ProcessBackend) kill(c *child) {
 	c.once.Do(func() {
-		killGroup(c.cmd)
+		proc.KillGroup(c.cmd)
 		err := c.cmd.Wait()
 		c.exitMsg = exitString(err)
 		b.release(c)
@@ -464,11 +440,11 @@ func (b *ProcessBackend) stop(c *child) {
 			case _, ok := <-c.frames:
 				exited = !ok
 			case <-timer.C:
-				killGroup(c.cmd)
+				proc.KillGroup(c.cmd)
 				exited = true
 			}
 		}
-		killGroup(c.cmd) // the group may hold grandchildren
+		proc.KillGroup(c.cmd) // the group may hold grandchildren
 		c.exitMsg = exitString(c.cmd.Wait())
 		b.release(c)
 	})

@@ -14,6 +14,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/toolscript/toolscript/internal/proc"
 	"github.com/toolscript/toolscript/internal/wire"
 )
 
@@ -54,21 +55,16 @@ type Config struct {
 // replacement in the background). Close ends every worker. A Pool is safe
 // for concurrent use.
 type Pool struct {
-	cfg    Config
-	idle   chan *Worker
-	starts chan startReq // to the spawner
-	done   chan struct{} // closed by Close
-	wg     sync.WaitGroup
+	cfg     Config
+	idle    chan *Worker
+	spawner *proc.Spawner // starts every worker from one OS thread
+	done    chan struct{} // closed by Close
+	wg      sync.WaitGroup
 
 	mu      sync.Mutex
 	live    map[*Worker]struct{}
 	closed  bool
 	lastErr error
-}
-
-type startReq struct {
-	cmd *exec.Cmd
-	err chan error
 }
 
 // NewPool starts cfg.Size workers, waits until each has said hello, and
@@ -97,10 +93,9 @@ func NewPool(cfg Config) (*Pool, error) {
 	cfg.Args = append([]string(nil), cfg.Args...)
 	cfg.Limits = cfg.Limits.WithDefaults()
 	p := &Pool{
-		cfg: cfg, idle: make(chan *Worker, cfg.Size), starts: make(chan startReq),
+		cfg: cfg, idle: make(chan *Worker, cfg.Size), spawner: proc.NewSpawner(),
 		done: make(chan struct{}), live: map[*Worker]struct{}{},
 	}
-	p.wg.Go(p.spawner)
 	workers := make([]*Worker, cfg.Size)
 	errs := make([]error, cfg.Size)
 	var wg sync.WaitGroup
@@ -116,24 +111,6 @@ func NewPool(cfg Config) (*Pool, error) {
 		p.idle <- w
 	}
 	return p, nil
-}
-
-// spawner starts every worker from one locked OS thread. On Linux the
-// parent-death signal fires when the thread that forked the child exits,
-// and the Go runtime ends a thread when a goroutine locked to it exits;
-// forking from a thread this goroutine holds until Close keeps workers from
-// being killed by an unrelated thread exit.
-func (p *Pool) spawner() {
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
-	for {
-		select {
-		case r := <-p.starts:
-			r.err <- r.cmd.Start()
-		case <-p.done:
-			return
-		}
-	}
 }
 
 // Get returns an idle worker, waiting for one if all are busy or starting.
@@ -256,7 +233,8 @@ func (p *Pool) Close() error {
 	p.closed = true
 	close(p.done)
 	p.mu.Unlock()
-	p.wg.Wait() // the spawner and replacements have stopped
+	p.wg.Wait() // replacements have stopped
+	p.spawner.Close()
 	var wg sync.WaitGroup
 	for {
 		select {
@@ -383,14 +361,14 @@ func (p *Pool) start() (*Worker, error) {
 	if p.cfg.Stderr != nil {
 		cmd.Stderr = io.MultiWriter(w.stderr, p.cfg.Stderr)
 	}
-	cmd.SysProcAttr = workerAttr()
 	cmd.WaitDelay = time.Second
-	req := startReq{cmd: cmd, err: make(chan error, 1)}
 	select {
-	case p.starts <- req:
-		err = <-req.err
 	case <-p.done:
 		err = ErrClosed
+	default:
+		if err = p.spawner.Start(cmd); errors.Is(err, proc.ErrClosed) {
+			err = ErrClosed
+		}
 	}
 	inR.Close()
 	outW.Close()
@@ -548,7 +526,7 @@ func (fr *frameReader) check() {
 // directory. It is idempotent and returns how w ended.
 func (w *Worker) kill(reason string) Exit {
 	w.once.Do(func() {
-		killGroup(w.cmd)
+		proc.KillGroup(w.cmd)
 		w.finish(reason)
 	})
 	return w.exit
@@ -569,7 +547,7 @@ func (w *Worker) stop() {
 				exited = true
 			}
 		}
-		killGroup(w.cmd) // the group may hold stragglers
+		proc.KillGroup(w.cmd) // the group may hold stragglers
 		w.finish("")
 	})
 }
@@ -634,7 +612,10 @@ func classify(st *os.ProcessState, waitErr error, stderr, reason string) Exit {
 	case has("out of memory", "cannot allocate memory", "ThreadSanitizer failed to allocate", "errno=12"):
 		e.Cause = "memory limit"
 	case has("failed to create new OS thread", "pthread_create failed"):
-		e.Cause = "process limit"
+		// EAGAIN from thread creation is RLIMIT_NPROC, or (through libc,
+		// as in race-enabled builds) a thread stack that RLIMIT_DATA
+		// left no room for.
+		e.Cause = "memory limit or process limit (no new OS thread)"
 	case has("concurrent map"):
 		e.Cause = firstLine(stderr, "fatal error: ")
 	case has("panic: "):

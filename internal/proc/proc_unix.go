@@ -1,14 +1,15 @@
 //go:build unix
 
-package sandbox
+package proc
 
 import (
 	"os/exec"
 	"syscall"
 )
 
-// killGroup kills the worker's whole process group (the worker leads it).
-func killGroup(cmd *exec.Cmd) {
+// KillGroup kills a started child's whole process group (the child leads
+// it), then the child itself.
+func KillGroup(cmd *exec.Cmd) {
 	if cmd.Process != nil {
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 		_ = cmd.Process.Kill()
