@@ -1,9 +1,10 @@
+//go:build unix
+
 package proc_test
 
 import (
 	"os"
 	"os/exec"
-	"runtime"
 	"syscall"
 	"testing"
 	"time"
@@ -37,9 +38,6 @@ func child(t *testing.T) *exec.Cmd {
 // TestSpawnerStartsInOwnGroup checks that a started child leads its own
 // process group and that KillGroup ends it.
 func TestSpawnerStartsInOwnGroup(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("process groups are a Unix notion")
-	}
 	s := proc.NewSpawner()
 	defer s.Close()
 	cmd := child(t)
