@@ -43,7 +43,8 @@ func TestDependencies(t *testing.T) {
 
 // TestLayers keeps the import direction of SPEC.md: projection, executor
 // and sandbox import nothing of the project above them, the engine never
-// sees the registry, and the registry never sees the engine.
+// sees the registry, the registry never sees the engine, and the process
+// helpers under executor and sandbox import nothing of the project.
 func TestLayers(t *testing.T) {
 	goBin, err := exec.LookPath("go")
 	require.NoError(t, err)
@@ -54,6 +55,9 @@ func TestLayers(t *testing.T) {
 		"sandbox":    {"engine", "registry", "projection", "executor", "demo", "scripts", "cmd"},
 		"engine":     {"registry", "executor", "demo", "scripts", "cmd"},
 		"registry":   {"engine", "sandbox", "demo", "scripts", "cmd"},
+		// The process helpers serve executor and sandbox, so they sit
+		// below both.
+		"internal/proc": {"projection", "engine", "registry", "executor", "sandbox", "demo", "scripts", "cmd", "internal/wire", "internal/tagged"},
 	}
 	for pkg, bad := range forbidden {
 		out, err := exec.Command(goBin, "list", "-deps", "-f", "{{.ImportPath}}", mod+pkg).CombinedOutput()
