@@ -688,17 +688,7 @@ func (d *decoder) tagged(depth int) (any, error) {
 		})
 		return out, err
 	case "[]map":
-		out := []map[string]any{}
-		err = d.elems(func() error {
-			v, err := d.value(depth+1, false)
-			m, ok := v.(map[string]any)
-			if err == nil && !ok && v != nil {
-				err = d.errorf("[]map element is %T", v)
-			}
-			out = append(out, m)
-			return err
-		})
-		return out, err
+		return typedElems[map[string]any](d, depth, tag, true)
 	case "[]string":
 		out := []string{}
 		err = d.elems(func() error {
@@ -716,29 +706,9 @@ func (d *decoder) tagged(depth int) (any, error) {
 		})
 		return out, err
 	case "[]float64":
-		out := []float64{}
-		err = d.elems(func() error {
-			v, err := d.value(depth+1, false)
-			f, ok := v.(float64)
-			if err == nil && !ok {
-				err = d.errorf("[]float64 element is %T", v)
-			}
-			out = append(out, f)
-			return err
-		})
-		return out, err
+		return typedElems[float64](d, depth, tag, false)
 	case "[]bool":
-		out := []bool{}
-		err = d.elems(func() error {
-			v, err := d.value(depth+1, false)
-			bv, ok := v.(bool)
-			if err == nil && !ok {
-				err = d.errorf("[]bool element is %T", v)
-			}
-			out = append(out, bv)
-			return err
-		})
-		return out, err
+		return typedElems[bool](d, depth, tag, false)
 	case "map[string]string", "map[string]int", "map[string]float64":
 		var m map[string]any
 		err = d.one(func() error {
@@ -886,4 +856,21 @@ func convertMap(tag string, m map[string]any) (any, error) {
 		out[k] = f
 	}
 	return out, nil
+}
+
+// typedElems decodes the elements of a typed slice (tag names it in
+// errors) whose elements decode as values of type T; nilOK lets an element
+// be null (the zero T).
+func typedElems[T any](d *decoder, depth int, tag string, nilOK bool) ([]T, error) {
+	out := []T{}
+	err := d.elems(func() error {
+		v, err := d.value(depth+1, false)
+		e, ok := v.(T)
+		if err == nil && !ok && !(nilOK && v == nil) {
+			err = d.errorf("%s element is %T", tag, v)
+		}
+		out = append(out, e)
+		return err
+	})
+	return out, err
 }

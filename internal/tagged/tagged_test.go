@@ -113,6 +113,25 @@ func TestUnmarshal_Errors(t *testing.T) {
 	}
 }
 
+// TestUnmarshal_TypedElements checks the element types of typed slices:
+// a wrong element names the slice and the element's type, and only []map
+// takes null elements.
+func TestUnmarshal_TypedElements(t *testing.T) {
+	for _, c := range []struct{ in, msg string }{
+		{`["[]bool",true,"x"]`, "[]bool element is string"},
+		{`["[]float64",1.5,true]`, "[]float64 element is bool"},
+		{`["[]float64",null]`, "[]float64 element is <nil>"},
+		{`["[]map",{"a":1},2.5]`, "[]map element is float64"},
+	} {
+		_, err := tagged.Unmarshal([]byte(c.in))
+		require.ErrorIs(t, err, tagged.ErrSyntax, c.in)
+		assert.Contains(t, err.Error(), c.msg, c.in)
+	}
+	v, err := tagged.Unmarshal([]byte(`["[]map",null,{"a":1}]`))
+	require.NoError(t, err)
+	assert.Equal(t, []map[string]any{nil, {"a": 1}}, v)
+}
+
 func FuzzUnmarshal(f *testing.F) {
 	for _, s := range []string{`{"a":["[]any",1,2.0,"x"]}`, `["json",{"a":[1,2]}]`, `["map[string]int",{"a":1}]`, `null`} {
 		f.Add([]byte(s))
