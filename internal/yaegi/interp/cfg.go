@@ -228,6 +228,10 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			n.val = nil
 			sc = sc.pushBloc()
 
+			// toolscript patch: whether the body can keep a reference to
+			// a loop variable decides how its iterations store it.
+			loopBody := n.anc != nil && (n.anc.kind == rangeStmt || n.anc.kind == forStmt7)
+			keepsRefs := loopBody && bodyKeepsRefs(n)
 			if n.anc != nil && n.anc.kind == rangeStmt {
 				lk := n.child[0]
 				if rangek != nil {
@@ -237,6 +241,9 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					sc.sym[lk.ident] = &symbol{index: kindex, kind: varSym, typ: lk.typ}
 					lk.findex = kindex
 					lk.gen = loopVarKey
+					if !keepsRefs && loopVarTypeShared(lk.typ) {
+						lk.gen = loopVarCopy(loopKeySrc)
+					}
 				}
 				lv := n.child[1]
 				if rangev != nil {
@@ -246,6 +253,9 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					sc.sym[lv.ident] = &symbol{index: vindex, kind: varSym, typ: lv.typ}
 					lv.findex = vindex
 					lv.gen = loopVarVal
+					if !keepsRefs && loopVarTypeShared(lv.typ) {
+						lv.gen = loopVarCopy(loopValSrc)
+					}
 				}
 			}
 			if n.anc != nil && n.anc.kind == forStmt7 {
@@ -258,10 +268,14 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					vindex := sc.add(lv.typ)
 					sc.sym[lv.ident] = &symbol{index: vindex, kind: varSym, typ: lv.typ}
 					lv.findex = vindex
-					lv.gen = loopVarFor
-					// toolscript patch: the end of the body hands the
-					// variable's value to the post statement.
-					n.gen = loopVarForEnd
+					if !keepsRefs && loopVarTypeShared(lv.typ) {
+						lv.gen = loopVarForShared
+					} else {
+						// The end of the body hands the variable's
+						// value to the post statement.
+						lv.gen = loopVarFor
+						n.gen = loopVarForEnd
+					}
 				}
 			}
 

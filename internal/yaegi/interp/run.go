@@ -1678,7 +1678,9 @@ func callBin(n *node) {
 			if funcType == kwargsFuncType && n.action != aCallSlice && len(values) == 1 {
 				// toolscript patch: a tool call assigned to its results
 				// (r, err := pkg.Tool(args)) makes one allocation for
-				// both results and none for the argument slice.
+				// both results and none for the argument slice. It does
+				// not go through callFn's direct path, whose result
+				// slice would cost 48 bytes more per call.
 				arg := values[0]
 				n.exec = func(f *frame) bltn {
 					fv := value(f)
@@ -3005,28 +3007,29 @@ func rangeInt(n *node) {
 	}
 }
 
-// loopVarShared reports whether a loop's per-iteration variable n can
-// keep one storage for all iterations (toolscript patch): the loop's body
-// has no closure, no address-of and no slicing, and the variable's type
-// has no methods that could take its address implicitly. Otherwise each
-// iteration gets a fresh variable, as Go 1.22 specifies.
-func loopVarShared(n *node) bool {
-	if n.typ == nil || n.anc == nil || !loopVarTypeShared(n.typ) {
-		return false
-	}
-	shared := true
-	n.anc.Walk(func(c *node) bool {
+// bodyKeepsRefs reports whether a loop's body (toolscript patch) has a
+// closure, an address-of or a slicing: something that could keep a
+// reference to a loop variable beyond its iteration.
+func bodyKeepsRefs(body *node) bool {
+	keeps := false
+	body.Walk(func(c *node) bool {
 		switch c.kind {
 		case funcLit, addressExpr, sliceExpr:
-			shared = false
+			keeps = true
 		}
-		return shared
+		return !keeps
 	}, nil)
-	return shared
+	return keeps
 }
 
+// loopVarTypeShared reports whether a loop variable of type t cannot be
+// referred to implicitly (toolscript patch): t has no methods that could
+// take the variable's address. With a body that keeps no reference
+// (bodyKeepsRefs), such a variable keeps one storage for all iterations
+// (loopVarCopy, loopVarForShared); otherwise each iteration gets a fresh
+// variable, as Go 1.22 specifies (loopVarKey, loopVarVal, loopVarFor).
 func loopVarTypeShared(t *itype) bool {
-	if len(t.method) > 0 {
+	if t == nil || len(t.method) > 0 {
 		return false
 	}
 	switch t.cat {
@@ -3049,20 +3052,33 @@ func loopVarTypeShared(t *itype) bool {
 	return false
 }
 
-func loopVarKey(n *node) {
-	ixn := n.anc.anc.child[0]
-	next := getExec(n.tnext)
-	if loopVarShared(n) {
-		// toolscript patch: nothing in the body can keep a reference
-		// to the variable, so one storage serves every iteration.
+// loopVarCopy makes the generator of a range loop's key or value variable
+// that keeps one storage for all iterations (toolscript patch): src picks
+// the node the iteration writes, from the variable's node.
+func loopVarCopy(src func(n *node) *node) bltnGenerator {
+	return func(n *node) {
+		from := src(n)
+		next := getExec(n.tnext)
 		n.exec = func(f *frame) bltn {
-			f.data[n.findex].Set(f.data[ixn.findex])
+			f.data[n.findex].Set(f.data[from.findex])
 			return next
 		}
-		return
 	}
+}
+
+func loopKeySrc(n *node) *node { return n.anc.anc.child[0] }
+func loopValSrc(n *node) *node { return n.anc.anc.child[1] }
+
+func loopVarKey(n *node) { loopVarFresh(n, loopKeySrc(n)) }
+func loopVarVal(n *node) { loopVarFresh(n, loopValSrc(n)) }
+func loopVarFor(n *node) { loopVarFresh(n, n.anc.anc.child[0].child[0]) }
+
+// loopVarFresh gives each iteration its own variable n, a copy of the one
+// src holds.
+func loopVarFresh(n, src *node) {
+	next := getExec(n.tnext)
 	n.exec = func(f *frame) bltn {
-		rv := f.data[ixn.findex]
+		rv := f.data[src.findex]
 		nv := reflect.New(rv.Type()).Elem()
 		nv.Set(rv)
 		f.data[n.findex] = nv
@@ -3070,46 +3086,14 @@ func loopVarKey(n *node) {
 	}
 }
 
-func loopVarVal(n *node) {
-	vln := n.anc.anc.child[1]
-	next := getExec(n.tnext)
-	if loopVarShared(n) {
-		// toolscript patch: nothing in the body can keep a reference
-		// to the variable, so one storage serves every iteration.
-		n.exec = func(f *frame) bltn {
-			f.data[n.findex].Set(f.data[vln.findex])
-			return next
-		}
-		return
-	}
-	n.exec = func(f *frame) bltn {
-		rv := f.data[vln.findex]
-		nv := reflect.New(rv.Type()).Elem()
-		nv.Set(rv)
-		f.data[n.findex] = nv
-		return next
-	}
-}
-
-func loopVarFor(n *node) {
+// loopVarForShared makes a three-clause loop's body use the loop's own
+// variable (toolscript patch), so a write in the body carries to the post
+// statement and the next iteration, as in Go.
+func loopVarForShared(n *node) {
 	ixn := n.anc.anc.child[0].child[0]
 	next := getExec(n.tnext)
-	if loopVarShared(n) {
-		// toolscript patch: nothing in the body can keep a reference
-		// to the variable, so one storage serves every iteration.
-		// It is the loop's own variable, so a write in the body carries
-		// to the post statement and the next iteration, as in Go.
-		n.exec = func(f *frame) bltn {
-			f.data[n.findex] = f.data[ixn.findex]
-			return next
-		}
-		return
-	}
 	n.exec = func(f *frame) bltn {
-		fv := f.data[ixn.findex]
-		nv := reflect.New(fv.Type()).Elem()
-		nv.Set(fv)
-		f.data[n.findex] = nv
+		f.data[n.findex] = f.data[ixn.findex]
 		return next
 	}
 }
@@ -3118,15 +3102,10 @@ func loopVarFor(n *node) {
 // each have their own variable (toolscript patch). As Go specifies, the
 // next iteration's variable starts as this iteration's at the end of its
 // body, and the post statement works on it: without this, a write to the
-// variable in the body was lost. When one storage serves all iterations
-// (loopVarShared), it is the loop's own variable and nothing is to do.
+// variable in the body was lost.
 func loopVarForEnd(n *node) {
 	next := getExec(n.tnext)
 	lv := n.child[0]
-	if loopVarShared(lv) {
-		n.exec = func(*frame) bltn { return next }
-		return
-	}
 	ixn := n.anc.child[0].child[0]
 	n.exec = func(f *frame) bltn {
 		f.data[ixn.findex].Set(f.data[lv.findex])
