@@ -165,7 +165,7 @@ func TestToolCallDefine(t *testing.T) {
 	if _, err := it.Eval(`import "tools"`); err != nil {
 		t.Fatal(err)
 	}
-	v, err := it.Eval(`func run() (int, string) {
+	if _, err := it.Eval(`func run() (int, string) {
 	var keep []func() any
 	for i := 0; i < 3; i++ {
 		r, err := tools.Double(map[string]any{"n": i})
@@ -180,11 +180,9 @@ func TestToolCallDefine(t *testing.T) {
 		total += k().(int)
 	}
 	return total, err.Error()
-}`)
-	if err != nil {
+}`); err != nil {
 		t.Fatal(err)
 	}
-	_ = v
 	if _, err := it.Eval(`func total() int { t, _ := run(); return t }
 func message() string { _, m := run(); return m }`); err != nil {
 		t.Fatal(err)
