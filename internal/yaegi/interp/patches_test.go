@@ -237,3 +237,29 @@ func TestLoopVariables(t *testing.T) {
 		})
 	}
 }
+
+// TestGoOfNilFunc checks that go of a nil function panics where the go
+// statement runs, as in Go, so the panic can be recovered (a panic in the
+// new goroutine would end the process).
+func TestGoOfNilFunc(t *testing.T) {
+	it := New(Options{})
+	if _, err := it.Eval(`func f() (msg string) {
+	defer func() {
+		if e, ok := recover().(error); ok {
+			msg = e.Error()
+		}
+	}()
+	var g func()
+	go g()
+	return "no panic"
+}`); err != nil {
+		t.Fatal(err)
+	}
+	v, err := it.Eval(`f()`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := v.String(); got != "go of nil func value" {
+		t.Fatalf("got %q, want the panic of go of a nil function", got)
+	}
+}

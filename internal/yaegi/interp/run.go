@@ -1340,6 +1340,13 @@ func call(n *node) {
 					in[i].Set(value)
 				}
 
+				if bf.Kind() == reflect.Func && bf.IsNil() {
+					// toolscript patch: as in Go, a go statement of a nil
+					// function panics where it runs; upstream panicked in
+					// the new goroutine, where nothing recovers, and the
+					// whole process died.
+					panic(errors.New("go of nil func value"))
+				}
 				go callf(in)
 				return tnext
 			}
