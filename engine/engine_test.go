@@ -413,6 +413,8 @@ func TestNames(t *testing.T) {
 		{"My-Service.v2", "my_service_v2", ""},
 		{"2fa", "_2fa", ""},
 		{"func", "func_", ""},
+		{"_", "ns_", ""},
+		{"_decorator", "_decorator", ""},
 	}
 	for _, tt := range tests {
 		assert.Equal(t, tt.pkg, engine.PackageName(tt.in), tt.in)

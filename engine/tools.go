@@ -48,7 +48,9 @@ func splitName(p projection.ToolProjection) (ns, method string) {
 
 // PackageName returns the Go package name under which a script sees the
 // tools of namespace ns: ns with every character that cannot appear in a
-// Go identifier replaced by "_", "tools" for the empty namespace.
+// Go identifier replaced by "_", "tools" for the empty namespace, and
+// "ns" followed by the underscores for a namespace of underscores only
+// (the blank identifier cannot name a package).
 func PackageName(ns string) string {
 	if ns == "" {
 		return toolsPackage
@@ -68,6 +70,9 @@ func PackageName(ns string) string {
 	s := b.String()
 	if token.IsKeyword(s) {
 		s += "_"
+	}
+	if strings.Trim(s, "_") == "" {
+		s = "ns" + s
 	}
 	return s
 }

@@ -124,7 +124,7 @@ func ExampleRegistry_ExecuteToolCalls() {
 }
 
 func ExampleNormalizeToolName() {
-	for _, s := range []string{"HTTP_Request", "add_add_get", "calculateTotal", "OpenAPI service", "get user info", "process.data", "encode@url", "@@"} {
+	for _, s := range []string{"HTTP_Request", "add_add_get", "calculateTotal", "OpenAPI service", "get user info", "process.data", "encode@url", "@decorator", "@@", "  "} {
 		fmt.Println(registry.NormalizeToolName(s))
 	}
 	// Output:
@@ -135,5 +135,7 @@ func ExampleNormalizeToolName() {
 	// get_user_info <nil>
 	// process_data <nil>
 	// encode_url <nil>
-	//  registry: invalid name: "@@" has no letters or digits
+	// _decorator <nil>
+	// _ <nil>
+	//  registry: invalid name: "  " has no letters or digits
 }

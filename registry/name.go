@@ -13,20 +13,41 @@ import (
 const MaxNameLength = 64
 
 // NormalizeToolName turns s into a snake_case name valid for every supported
-// API (it matches ^[a-z0-9_]+$, so also OpenAI's ^[a-zA-Z0-9_-]+$):
+// API (it matches ^[a-z0-9_]+$, so also OpenAI's ^[a-zA-Z0-9_-]+$), as the
+// Python ToolRegistry's normalize_tool_name does:
 //
+//   - white space at either end is dropped;
 //   - every run of characters other than ASCII letters and digits (spaces,
-//     dots, dashes, @, non-ASCII letters) separates words;
+//     dots, dashes, @, underscores, non-ASCII letters) separates words, and
+//     a run at the start or the end stays as one "_": "@decorator" gives
+//     _decorator, "_123" gives _123, "__init__" gives _init_;
 //   - camelCase and acronyms split into words: "calculateTotal" gives
 //     calculate_total, "OpenAPI service" gives open_api_service;
 //   - words are lower-cased and joined by "_";
 //   - a word repeating the word before it is dropped, so the OpenAPI-style
 //     "add_add_get" gives add_get.
 //
-// It is idempotent. A name with no ASCII letter or digit, or longer than
+// A name made only of ASCII punctuation ("_", "__", "@@ .. --") gives "_".
+// It is idempotent. An empty name, one of white space only, one with
+// non-ASCII characters but no ASCII letter or digit, or one longer than
 // MaxNameLength once normalized, is refused with an error matching
 // ErrInvalidName.
 func NormalizeToolName(s string) (string, error) {
+	name := strings.TrimSpace(s)
+	lastAlnum := -1
+	for i := len(name) - 1; i >= 0; i-- {
+		if isAlnum(name[i]) {
+			lastAlnum = i
+			break
+		}
+	}
+	if lastAlnum < 0 {
+		// No word at all: only ASCII punctuation gives "_".
+		if name == "" || strings.ContainsFunc(name, func(r rune) bool { return r >= 0x80 }) {
+			return "", fmt.Errorf("%w: %q has no letters or digits", ErrInvalidName, s)
+		}
+		return "_", nil
+	}
 	var b strings.Builder
 	var last string
 	emit := func(w string) {
@@ -34,29 +55,32 @@ func NormalizeToolName(s string) (string, error) {
 		if w == last {
 			return
 		}
-		if b.Len() > 0 {
+		if b.Len() > 0 && last != "" {
 			b.WriteByte('_')
 		}
 		b.WriteString(w)
 		last = w
 	}
-	for i := 0; i < len(s); {
-		if !isAlnum(s[i]) {
+	if !isAlnum(name[0]) {
+		b.WriteByte('_') // a separator run at the start stays as one "_"
+	}
+	for i := 0; i <= lastAlnum; {
+		if !isAlnum(name[i]) {
 			i++
 			continue
 		}
 		j := i
-		for j < len(s) && isAlnum(s[j]) {
+		for j < len(name) && isAlnum(name[j]) {
 			j++
 		}
-		splitCamel(s[i:j], emit)
+		splitCamel(name[i:j], emit)
 		i = j
 	}
+	if lastAlnum < len(name)-1 {
+		b.WriteByte('_') // and so does one at the end
+	}
 	out := b.String()
-	switch {
-	case out == "":
-		return "", fmt.Errorf("%w: %q has no letters or digits", ErrInvalidName, s)
-	case len(out) > MaxNameLength:
+	if len(out) > MaxNameLength {
 		return "", fmt.Errorf("%w: %q is longer than %d characters once normalized", ErrInvalidName, s, MaxNameLength)
 	}
 	return out, nil

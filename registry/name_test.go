@@ -39,6 +39,24 @@ func TestNormalizeToolName(t *testing.T) {
 		{"non consecutive repeat kept", "a_b_a", "a_b_a"},
 		{"all caps", "URL", "url"},
 		{"single char", "x", "x"},
+		// The Python ToolRegistry's tested edge cases: a separator run at
+		// either end stays as one underscore, white space does not, and a
+		// name of punctuation alone is "_".
+		{"python at prefix", "@decorator", "_decorator"},
+		{"python underscore", "_", "_"},
+		{"python double underscore", "__", "_"},
+		{"python underscore digits", "_123", "_123"},
+		{"python digits", "123", "123"},
+		{"python spaces trimmed", "  multiple   spaces  ", "multiple_spaces"},
+		{"python acronym runs", "XMLHTTPRequest", "xmlhttp_request"},
+		{"python digit in acronym", "parseXML2JSON", "parse_xml2_json"},
+		{"python digit before acronym", "parse3DData", "parse3_d_data"},
+		{"python triple dash", "multi---dash", "multi_dash"},
+		{"dunder", "__init__", "_init_"},
+		{"trailing punctuation", "name@", "name_"},
+		{"leading camel", "_FooBar", "_foo_bar"},
+		{"punctuation only", "@@ .. --", "_"},
+		{"space then underscore", " _a", "_a"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -57,7 +75,8 @@ func TestNormalizeToolName_Refused(t *testing.T) {
 		name, in, msg string
 	}{
 		{"empty", "", "has no letters or digits"},
-		{"only punctuation", "@@ .. --", "has no letters or digits"},
+		{"only white space", " \t\n ", "has no letters or digits"},
+		{"non ascii and punctuation", "天气_", "has no letters or digits"},
 		{"only non ascii", "天气", "has no letters or digits"},
 		{"too long", strings.Repeat("abc", 30), "longer than 64"},
 	}

@@ -141,8 +141,8 @@ func TestRegistry_RegisterErrors(t *testing.T) {
 		{"params count", multiply, []registry.RegisterOption{registry.WithParams("a")}, registry.ErrInvalidTool, "names 1 parameters, function has 2"},
 		{"bad schema type", calculateTotal, []registry.RegisterOption{registry.WithSchema(json.RawMessage(`{"type":"string"}`))}, registry.ErrInvalidTool, "must be an object schema"},
 		{"bad schema json", calculateTotal, []registry.RegisterOption{registry.WithSchema(json.RawMessage(`{`))}, registry.ErrInvalidTool, "parameters"},
-		{"unnormalizable name", calculateTotal, []registry.RegisterOption{registry.WithName("@@")}, registry.ErrInvalidName, "no letters"},
-		{"unnormalizable namespace", calculateTotal, []registry.RegisterOption{registry.WithNamespace("!!")}, registry.ErrInvalidName, "namespace"},
+		{"unnormalizable name", calculateTotal, []registry.RegisterOption{registry.WithName(" \t ")}, registry.ErrInvalidName, "no letters"},
+		{"unnormalizable namespace", calculateTotal, []registry.RegisterOption{registry.WithNamespace("天气")}, registry.ErrInvalidName, "namespace"},
 		{"qualified too long", calculateTotal, []registry.RegisterOption{registry.WithNamespace("n123456789012345678901234567890"), registry.WithName("m123456789012345678901234567890123")}, registry.ErrInvalidName, "longer than 64"},
 		{"tool without func", registry.Tool{Name: "x"}, nil, registry.ErrInvalidTool, "neither Func nor ProcessFunc"},
 		{"unsupported field type", func(struct {
