@@ -140,7 +140,7 @@ func (im imports) allowed(path string) bool {
 	if _, ok := im.symbols.pkgs[path]; ok {
 		return true
 	}
-	return path == "os" || sourcePackages[path] || path == rtImportPath || path == globalsPath
+	return path == "os" || sourcePackages[path]
 }
 
 func (im imports) isPackageVar(pkg, name string) bool {

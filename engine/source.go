@@ -281,6 +281,13 @@ func (p *program) collectImports(fset *token.FileSet, specs []*ast.ImportSpec, i
 		if err != nil {
 			continue
 		}
+		if path == rtImportPath || path == globalsPath {
+			// The packages of the generated code: importing them would
+			// let a script switch its guards off.
+			pos := fset.Position(s.Path.Pos())
+			return nil, &ScriptError{Line: pos.Line, Column: pos.Column, Source: p.line(pos.Line), Err: ErrImportNotAllowed,
+				Msg: fmt.Sprintf("%v: %q is reserved by toolscript", ErrImportNotAllowed, path)}
+		}
 		if !imp.allowed(path) {
 			pos := fset.Position(s.Path.Pos())
 			return nil, &ScriptError{Line: pos.Line, Column: pos.Column, Source: p.line(pos.Line), Err: ErrImportNotAllowed,
