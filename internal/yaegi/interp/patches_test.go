@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"reflect"
 	"strings"
 	"sync"
@@ -261,5 +262,147 @@ func TestGoOfNilFunc(t *testing.T) {
 	}
 	if got := v.String(); got != "go of nil func value" {
 		t.Fatalf("got %q, want the panic of go of a nil function", got)
+	}
+}
+
+// TestClosureReturnKeepsNewerSlot checks that a closure returning between
+// the next evaluation of its literal and the read of that value does not
+// hand the reader an earlier closure of the literal (patch 20). Here the
+// earlier closure runs as an argument evaluated after the literal; in a
+// loop of go statements it returned in another goroutine.
+func TestClosureReturnKeepsNewerSlot(t *testing.T) {
+	it := New(Options{})
+	if _, err := it.Eval(`var saved []func() int
+func keep(g func() int, _ int) { saved = append(saved, g) }
+func last() int {
+	if len(saved) == 0 {
+		return 0
+	}
+	return saved[len(saved)-1]()
+}
+func f() int {
+	for i := 0; i < 3; i++ {
+		keep(func() int { return i }, last())
+	}
+	t := 0
+	for _, g := range saved {
+		t = t*10 + g()
+	}
+	return t
+}`); err != nil {
+		t.Fatal(err)
+	}
+	v, err := it.Eval(`f()`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.Int() != 12 {
+		t.Fatalf("got %d, want 12 (closures of iterations 0, 1, 2)", v.Int())
+	}
+}
+
+// TestGoClosuresFromLoops runs, in parallel interpreters, loops that start
+// goroutines of closures and of functions with arguments, and checks that
+// every goroutine ran with its own iteration's values (patch 20: a
+// closure returning in its goroutine could give the go statement of a later
+// iteration an earlier closure, or a nil function). The race needs a
+// goroutine that ends while the loop is between a literal and its go
+// statement: arguments makes that happen in nearly every iteration (the
+// argument waits for the previous goroutine's last statement), closures and
+// named are the model-style loops where it happened under load (see
+// BenchmarkGoClosuresFromLoops for a heavier stress).
+func TestGoClosuresFromLoops(t *testing.T) {
+	runGoClosuresFromLoops(t, 4, 25)
+}
+
+// BenchmarkGoClosuresFromLoops is the heavy form of TestGoClosuresFromLoops:
+// go test -run '^$' -bench GoClosuresFromLoops ./internal/yaegi/interp.
+func BenchmarkGoClosuresFromLoops(b *testing.B) {
+	for b.Loop() {
+		runGoClosuresFromLoops(b, 8, 50)
+	}
+}
+
+const goClosuresFromLoops = `func work(i int) int { s := 0; for k := 0; k < 20; k++ { s += k }; return i + s - 190 }
+func closures() int {
+	ch := make(chan int, 50)
+	for i := 0; i < 50; i++ {
+		go func() { ch <- work(i) }()
+	}
+	s := 0
+	for k := 0; k < 50; k++ {
+		s += <-ch
+	}
+	return s
+}
+func after(done chan bool, i int) int {
+	if i > 0 {
+		<-done
+	}
+	return work(i)
+}
+func arguments() int {
+	ch := make(chan int, 50)
+	done := make(chan bool, 1)
+	for i := 0; i < 50; i++ {
+		go func(v int) { ch <- v; done <- true }(after(done, i))
+	}
+	s := 0
+	for k := 0; k < 50; k++ {
+		s += <-ch
+	}
+	return s
+}
+func named() int {
+	ch := make(chan int, 50)
+	send := func(v int) { ch <- v }
+	for i := 0; i < 50; i++ {
+		go send(work(i))
+	}
+	s := 0
+	for k := 0; k < 50; k++ {
+		s += <-ch
+	}
+	return s
+}
+func f() int { return closures()*1000000 + arguments()*1000 + named() }`
+
+// runGoClosuresFromLoops runs goClosuresFromLoops rounds times in each of
+// workers goroutines, each time in a fresh interpreter.
+func runGoClosuresFromLoops(tb testing.TB, workers, rounds int) {
+	const want = 1225*1000000 + 1225*1000 + 1225
+	var wg sync.WaitGroup
+	errs := make(chan error, workers*rounds)
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for r := 0; r < rounds; r++ {
+				var stderr bytes.Buffer
+				it := New(Options{Stderr: &stderr})
+				if _, err := it.Eval(goClosuresFromLoops); err != nil {
+					errs <- err
+					return
+				}
+				v, err := it.Eval(`f()`)
+				switch {
+				case err != nil:
+					errs <- err
+				case v.Int() != want:
+					errs <- fmt.Errorf("got %d, want %d", v.Int(), want)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	n := 0
+	for err := range errs {
+		if n++; n <= 3 {
+			tb.Error(err)
+		}
+	}
+	if n > 0 {
+		tb.Fatalf("%d of %d runs went wrong", n, workers*rounds)
 	}
 }

@@ -1984,7 +1984,8 @@ func getFunc(n *node) {
 		o := getFrame(f, l).data[i]
 		f.mutex.Unlock()
 
-		fct := reflect.MakeFunc(n.typ.TypeOf(), func(in []reflect.Value) []reflect.Value {
+		var fct reflect.Value // toolscript patch 20: the closure compares itself with the slot
+		fct = reflect.MakeFunc(n.typ.TypeOf(), func(in []reflect.Value) []reflect.Value {
 			// Allocate and init local frame. All values to be settable and addressable.
 			fr2 := newFrame(fr, len(n.types), fr.runid())
 			d := fr2.data
@@ -2013,8 +2014,18 @@ func getFunc(n *node) {
 			// Interpreter code execution.
 			runCfg(n.child[3].start, fr2, n, n)
 
+			// toolscript patch 20: give the slot back its earlier value
+			// (so the frames of closures run one after another do not
+			// chain up) only while it still holds this closure. The
+			// closure can return in another goroutine after the defining
+			// frame has evaluated the literal again and before it has read
+			// the slot (go f(x()), g(func(){...}, h())): an unconditional
+			// write handed it an earlier closure of the literal, or a nil
+			// function ("go of nil func value").
 			f.mutex.Lock()
-			getFrame(f, l).data[i] = o
+			if d := getFrame(f, l).data; d[i] == fct {
+				d[i] = o
+			}
 			f.mutex.Unlock()
 
 			return fr2.data[:numRet]
