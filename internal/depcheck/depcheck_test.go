@@ -1,7 +1,10 @@
 package depcheck
 
 import (
+	"os"
 	"os/exec"
+	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -70,4 +73,21 @@ func TestLayers(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestYaegiBase keeps go.mod's github.com/traefik/yaegi (whose stdlib
+// symbol tables the interpreter uses) at the version internal/yaegi is a
+// copy of, as internal/yaegi/README.md names it: tables of another version
+// can name symbols the copied interpreter does not expect.
+func TestYaegiBase(t *testing.T) {
+	gomod, err := os.ReadFile(filepath.Join("..", "..", "go.mod"))
+	require.NoError(t, err)
+	m := regexp.MustCompile(`(?m)^\s*(?:require\s+)?github\.com/traefik/yaegi\s+(v\S+)`).FindSubmatch(gomod)
+	require.NotNil(t, m, "go.mod requires no github.com/traefik/yaegi")
+	readme, err := os.ReadFile(filepath.Join("..", "yaegi", "README.md"))
+	require.NoError(t, err)
+	base := regexp.MustCompile("(?s)of\\s+\\[yaegi\\]\\([^)]*\\)\\s+at\\s+`(v[^`]+)`").FindSubmatch(readme)
+	require.NotNil(t, base, "internal/yaegi/README.md names no base version (\"of [yaegi](...) at `vX`\")")
+	require.Equal(t, string(base[1]), string(m[1]), "go.mod's github.com/traefik/yaegi is not the fork's base named in internal/yaegi/README.md")
+	require.NotRegexp(t, `(?m)^(?:replace)?\s*github\.com/traefik/yaegi(?:\s+v\S+)?\s+=>`, string(gomod), "a replace of github.com/traefik/yaegi hides the version")
 }

@@ -1,3 +1,4 @@
-// Package depcheck holds the test that keeps toolscript's dependencies to
-// the modules chosen on purpose. It has no code.
+// Package depcheck holds the tests that keep toolscript's dependencies to
+// the modules chosen on purpose (and github.com/traefik/yaegi at the
+// version internal/yaegi is a copy of). It has no code.
 package depcheck
