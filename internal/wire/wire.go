@@ -14,7 +14,9 @@
 // A [Reader] refuses frames longer than its limit ([DefaultMaxFrame] unless
 // set), so a corrupt or hostile peer cannot make it allocate without bound.
 // A [Writer] writes each frame with one write call under a mutex, so
-// concurrent senders never interleave.
+// concurrent senders never interleave, and refuses a frame that a default
+// Reader would refuse, so that a sender learns of an oversized message
+// (a [FrameSizeError]) instead of its peer ending the stream.
 //
 // # Messages
 //
@@ -110,6 +112,24 @@ var (
 	// ErrBadType is returned for a frame of type 0.
 	ErrBadType = errors.New("wire: invalid frame type 0")
 )
+
+// FrameSizeError is the error of a frame over the limit: Reader.Read
+// returns it for a frame it refuses, Writer.Write for a frame it will not
+// send because a Reader with the default limit would refuse it. It
+// matches ErrFrameTooLarge.
+type FrameSizeError struct {
+	Type  Type // the frame's type
+	Size  int  // its length, counted from the type byte
+	Limit int  // the largest length accepted
+}
+
+// Error renders "wire: frame too large: a call frame of N bytes, limit L".
+func (e *FrameSizeError) Error() string {
+	return fmt.Sprintf("%v: a %v frame of %d bytes, limit %d", ErrFrameTooLarge, e.Type, e.Size, e.Limit)
+}
+
+// Unwrap returns ErrFrameTooLarge.
+func (e *FrameSizeError) Unwrap() error { return ErrFrameTooLarge }
 
 // Frame is one message on the stream. Body is the JSON body, possibly empty;
 // it is owned by the receiver.
@@ -215,11 +235,12 @@ func (r *Reader) Read() (Frame, error) {
 	if n < HeaderSize-4 {
 		return Frame{}, ErrShortFrame
 	}
-	if uint64(n) > uint64(r.maxFrame) {
-		return Frame{}, fmt.Errorf("%w: %d bytes, limit %d", ErrFrameTooLarge, n, r.maxFrame)
-	}
+	// The rest of the header first: an error names the frame's type.
 	if _, err := io.ReadFull(r.r, r.hdr[4:]); err != nil {
 		return Frame{}, noEOF(err)
+	}
+	if uint64(n) > uint64(r.maxFrame) {
+		return Frame{}, &FrameSizeError{Type: Type(r.hdr[4]), Size: int(n), Limit: r.maxFrame}
 	}
 	f := Frame{Type: Type(r.hdr[4]), ID: binary.BigEndian.Uint64(r.hdr[5:])}
 	if f.Type == 0 {
@@ -252,13 +273,15 @@ type Writer struct {
 // NewWriter returns a Writer on w.
 func NewWriter(w io.Writer) *Writer { return &Writer{w: w} }
 
-// Write writes one frame.
+// Write writes one frame. A frame longer than DefaultMaxFrame, which a
+// Reader with the default limit would refuse (ending the stream), is not
+// written: Write returns a *FrameSizeError and the stream stays usable.
 func (w *Writer) Write(f Frame) error {
 	if f.Type == 0 {
 		return ErrBadType
 	}
-	if uint64(len(f.Body)) > uint64(^uint32(0))-(HeaderSize-4) {
-		return ErrFrameTooLarge
+	if n := uint64(len(f.Body)) + HeaderSize - 4; n > DefaultMaxFrame {
+		return &FrameSizeError{Type: f.Type, Size: int(min(n, 1<<62)), Limit: DefaultMaxFrame}
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()

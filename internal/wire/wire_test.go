@@ -143,3 +143,31 @@ func TestWriter_Concurrent(t *testing.T) {
 	}
 	assert.Equal(t, senders*each, n)
 }
+
+func TestFrameSizeError(t *testing.T) {
+	// The writer refuses what a default reader would refuse, and the
+	// stream stays usable.
+	var buf bytes.Buffer
+	w := wire.NewWriter(&buf)
+	err := w.Write(wire.Frame{Type: wire.TypeResult, ID: 1, Body: make([]byte, wire.DefaultMaxFrame)})
+	var fe *wire.FrameSizeError
+	require.ErrorAs(t, err, &fe)
+	require.ErrorIs(t, err, wire.ErrFrameTooLarge)
+	assert.Equal(t, wire.TypeResult, fe.Type)
+	assert.Equal(t, wire.DefaultMaxFrame+9, fe.Size)
+	assert.Equal(t, wire.DefaultMaxFrame, fe.Limit)
+	assert.Contains(t, err.Error(), "result frame")
+	assert.Zero(t, buf.Len(), "nothing of the refused frame is written")
+	require.NoError(t, w.Write(wire.Frame{Type: wire.TypeCall, ID: 2, Body: []byte("{}")}))
+
+	// The reader names the type of the frame it refuses.
+	var big bytes.Buffer
+	require.NoError(t, wire.NewWriter(&big).Write(wire.Frame{Type: wire.TypeCall, Body: make([]byte, 100)}))
+	r := wire.NewReader(bytes.NewReader(big.Bytes()))
+	r.SetMaxFrame(50)
+	_, err = r.Read()
+	require.ErrorAs(t, err, &fe)
+	assert.Equal(t, wire.TypeCall, fe.Type)
+	assert.Equal(t, 109, fe.Size)
+	assert.Equal(t, 50, fe.Limit)
+}
