@@ -274,6 +274,18 @@ type Worker struct {
 	once    sync.Once
 	exit    Exit
 	handler atomic.Pointer[Handler]
+	readErr atomic.Pointer[error] // why the reading ended; set before frames closes
+}
+
+// ReadErr returns why the reading of w's frames ended, once Frames is
+// closed: nil at the end of the stream, else the error, such as a
+// *wire.FrameSizeError for a frame over the limit. While the reading goes
+// on it returns nil.
+func (w *Worker) ReadErr() error {
+	if p := w.readErr.Load(); p != nil {
+		return *p
+	}
+	return nil
 }
 
 // Handler takes frames of a worker on the goroutine that reads them (see
@@ -461,6 +473,9 @@ func (fr *frameReader) loop() {
 		f, err := fr.r.Read()
 		if err != nil {
 			fr.stop()
+			if err != io.EOF {
+				w.readErr.Store(&err)
+			}
 			close(w.frames)
 			close(w.readEnd)
 			return

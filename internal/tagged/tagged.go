@@ -48,8 +48,11 @@ import (
 	"unicode/utf8"
 )
 
-// MaxDepth bounds the nesting of encoded values (and of decoded ones).
-const MaxDepth = 200
+// MaxDepth bounds the nesting of encoded values (and of decoded ones). It
+// is well above the engine's MaxValueDepth (1000 levels of containers, of
+// which each pointer and interface on the way may count one more here), so
+// that every value the engine lets cross can.
+const MaxDepth = 4096
 
 // Errors of the package.
 var (
