@@ -1037,7 +1037,12 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					n.typ = t
 					return
 				}
-				g, found, err := genAST(sc, t.node.anc, []*itype{c1.typ})
+				// toolscript patch 40: the errors of the instantiation are
+				// the compilation's (upstream's := lost them, and the
+				// compiler crashed on the uncompiled body).
+				var g *node
+				var found bool
+				g, found, err = genAST(sc, t.node.anc, []*itype{c1.typ})
 				if err != nil {
 					return
 				}
@@ -1971,6 +1976,9 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					break
 				}
 				if s, lind, ok := n.typ.lookupBinField(n.child[1].ident); ok {
+					if err = hiddenField(n, s); err != nil { // toolscript patch 41
+						break
+					}
 					// Handle an embedded binary field into a struct field.
 					n.gen = getIndexSeqField
 					lind = append(lind, s.Index...)
@@ -2082,6 +2090,9 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					n.typ = valueTOf(c0.typ.rtype.Elem())
 				} else {
 					n.typ = c0.typ.val
+				}
+				if err = readOnlyWrite(n); err != nil { // toolscript patch 40
+					break
 				}
 				n.findex = sc.add(n.typ)
 			}
@@ -3053,6 +3064,9 @@ func matchSelectorMethod(sc *scope, n *node) (err error) {
 			}
 		case n.typ.TypeOf().Kind() == reflect.Ptr:
 			if field, ok := n.typ.rtype.Elem().FieldByName(name); ok {
+				if err = hiddenField(n, field); err != nil { // toolscript patch 41
+					break
+				}
 				n.typ = valueTOf(field.Type)
 				n.val = field.Index
 				n.gen = getPtrIndexSeq
@@ -3061,6 +3075,9 @@ func matchSelectorMethod(sc *scope, n *node) (err error) {
 			err = n.cfgErrorf("undefined method: %s", name)
 		case n.typ.TypeOf().Kind() == reflect.Struct:
 			if field, ok := n.typ.rtype.FieldByName(name); ok {
+				if err = hiddenField(n, field); err != nil { // toolscript patch 41
+					break
+				}
 				n.typ = valueTOf(field.Type)
 				n.val = field.Index
 				n.gen = getIndexSeq
@@ -3098,6 +3115,9 @@ func matchSelectorMethod(sc *scope, n *node) (err error) {
 			n.recv = &receiver{node: n.child[0]}
 			n.action = aGetMethod
 		} else if field, ok := n.typ.val.rtype.FieldByName(name); ok {
+			if err = hiddenField(n, field); err != nil { // toolscript patch 41
+				return err
+			}
 			n.typ = valueTOf(field.Type)
 			n.val = field.Index
 			n.gen = getPtrIndexSeq

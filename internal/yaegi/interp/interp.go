@@ -180,6 +180,9 @@ type opt struct {
 	fastChan     bool              // disable cancellable chan operations
 	specialStdio bool              // allows os.Stdin, os.Stdout, os.Stderr to not be file descriptors
 	unrestricted bool              // allow use of non-sandboxed symbols
+
+	readOnly  []reflect.Type          // toolscript patch 40
+	hideField func(reflect.Type) bool // toolscript patch 41
 }
 
 // Interpreter contains global resources and state.
@@ -329,6 +332,20 @@ type Options struct {
 
 	// Unrestricted allows to run non sandboxed stdlib symbols such as os/exec and environment
 	Unrestricted bool
+
+	// toolscript patch 40: ReadOnlyTypes are native types whose values
+	// the host shares between executions (time.Location: every time
+	// value points at the host's UTC or Local). A script may hold and use
+	// pointers to them, but an assignment through a pointer to one of
+	// these types (or to a type with the same underlying struct), *p = v,
+	// fails to compile.
+	ReadOnlyTypes []reflect.Type
+
+	// toolscript patch 41: HiddenFieldType, if set, is asked at compile
+	// time for the type of each field of a native struct the script
+	// selects; true makes the selection a compile error (a reflect.Type
+	// in an error struct, say, that would hand the script reflection).
+	HiddenFieldType func(t reflect.Type) bool
 }
 
 // New returns a new interpreter.
@@ -363,6 +380,8 @@ func New(options Options) *Interpreter {
 	if i.opt.args = options.Args; i.opt.args == nil {
 		i.opt.args = os.Args
 	}
+
+	i.opt.readOnly, i.opt.hideField = options.ReadOnlyTypes, options.HiddenFieldType // toolscript patches 40, 41
 
 	// unrestricted allows to use non sandboxed stdlib symbols and env.
 	if options.Unrestricted {

@@ -406,3 +406,96 @@ func runGoClosuresFromLoops(tb testing.TB, workers, rounds int) {
 		tb.Fatalf("%d of %d runs went wrong", n, workers*rounds)
 	}
 }
+
+// readOnlyT stands for a host type of which every execution shares values
+// (time.Location), in TestReadOnlyTypes.
+type readOnlyT struct{ n int }
+
+// TestReadOnlyTypes checks patch 40: no assignment through a pointer
+// writes a value of a read-only type, in any form of assignment, while
+// reading and passing such pointers still works.
+func TestReadOnlyTypes(t *testing.T) {
+	tests := []struct {
+		name, body string
+		refused    bool
+	}{
+		{"assignment", `*p.P = *p.Q`, true},
+		{"parenthesized", `(*p.P) = *p.Q`, true},
+		{"multiple", `x := 0; *p.P, x = *p.Q, 1; _ = x`, true},
+		{"via a local pointer", `q := p.P; *q = *p.Q`, true},
+		{"swap", `*p.P, *p.Q = *p.Q, *p.P`, true},
+		{"named type of the same struct", `type L p.T; l := (*L)(p.P); *l = L(*p.Q)`, true},
+		{"generic", `set[p.T](p.P, *p.Q)`, true},
+		{"from a channel", `c := make(chan p.T, 1); c <- *p.Q; *p.P = <-c`, true},
+		{"read", `v := *p.P; _ = v`, false},
+		{"pointer copy", `var q *p.T; q = p.P; _ = q`, false},
+		{"script value", `var v p.T; v = *p.Q; _ = v`, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			host, other := &readOnlyT{n: 1}, &readOnlyT{n: 2}
+			it := New(Options{ReadOnlyTypes: []reflect.Type{reflect.TypeOf(readOnlyT{})}})
+			if err := it.Use(Exports{"p/p": {
+				"P": reflect.ValueOf(host), "Q": reflect.ValueOf(other),
+				"T": reflect.ValueOf((*readOnlyT)(nil)),
+			}}); err != nil {
+				t.Fatal(err)
+			}
+			src := "package main\nimport \"p\"\nfunc set[T any](d *T, v T) { *d = v }\nfunc main() { " + tt.body + " }\n"
+			_, err := it.Eval(src)
+			if tt.refused {
+				if err == nil || !strings.Contains(err.Error(), "read-only in scripts") {
+					t.Fatalf("want a read-only error, got %v", err)
+				}
+			} else if err != nil {
+				t.Fatalf("unexpected error: %v", err)
+			}
+			if host.n != 1 || other.n != 2 {
+				t.Fatalf("host values changed: %d %d", host.n, other.n)
+			}
+		})
+	}
+}
+
+// hiddenT is a native struct with a field of a hidden type, for
+// TestHiddenFieldType.
+type hiddenT struct {
+	Name string
+	Type reflect.Type
+}
+
+// TestHiddenFieldType checks patch 41: a field whose type the host hides
+// cannot be selected, directly, through a pointer or an embedding; other
+// fields can.
+func TestHiddenFieldType(t *testing.T) {
+	tests := []struct {
+		name, body string
+		refused    bool
+	}{
+		{"value", `v := p.V; _ = v.Type`, true},
+		{"pointer", `_ = p.Ptr.Type`, true},
+		{"embedded", `type E struct{ *p.H }; e := E{p.Ptr}; _ = e.Type`, true},
+		{"method on the field", `_ = p.Ptr.Type.String()`, true},
+		{"other field", `_ = p.Ptr.Name`, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			it := New(Options{HiddenFieldType: func(t reflect.Type) bool { return t.PkgPath() == "reflect" }})
+			h := &hiddenT{Name: "x", Type: reflect.TypeOf(0)}
+			if err := it.Use(Exports{"p/p": {
+				"V": reflect.ValueOf(*h), "Ptr": reflect.ValueOf(h),
+				"H": reflect.ValueOf((*hiddenT)(nil)),
+			}}); err != nil {
+				t.Fatal(err)
+			}
+			_, err := it.Eval("package main\nimport \"p\"\nfunc main() { " + tt.body + " }\n")
+			if tt.refused {
+				if err == nil || !strings.Contains(err.Error(), "not available to scripts") {
+					t.Fatalf("want a hidden-field error, got %v", err)
+				}
+			} else if err != nil {
+				t.Fatalf("unexpected error: %v", err)
+			}
+		})
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"regexp"
 	"strings"
+	"unsafe" // toolscript patch 16
 )
 
 // bltn type defines functions which run at CFG execution.
@@ -134,6 +135,13 @@ func isExecNode(n *node, exec bltn) bool {
 func originalExecNode(n *node, exec bltn) *node {
 	execAddr := reflect.ValueOf(exec).Pointer()
 	var originalNode *node
+	// toolscript patch 16: the node whose exec is this very closure, not
+	// the first node whose closure has the same code (every call node's
+	// does), which named a caller's frame in place of the callee's and
+	// gave a panic's stack out of order. The first node with the same
+	// code is kept for a closure no node holds.
+	execID := closureID(exec)
+	var sameCode *node
 	seen := make(map[int64]struct{})
 	root := n
 	for {
@@ -157,8 +165,13 @@ func originalExecNode(n *node, exec bltn) *node {
 				return true
 			}
 			if reflect.ValueOf(wn.exec).Pointer() == execAddr {
-				originalNode = wn
-				return false
+				if execID != 0 && closureID(wn.exec) == execID { // toolscript patch 16
+					originalNode = wn
+					return false
+				}
+				if sameCode == nil {
+					sameCode = wn
+				}
 			}
 			return true
 		}, nil)
@@ -167,8 +180,35 @@ func originalExecNode(n *node, exec bltn) *node {
 			break
 		}
 	}
+	if originalNode == nil { // toolscript patch 16
+		if execID != 0 && n.exec != nil && closureID(n.exec) == execID {
+			return n
+		}
+		originalNode = sameCode
+	}
 
 	return originalNode
+}
+
+// argNow returns v as an argument evaluated now, as Go evaluates the
+// arguments of a deferred call or a go statement at the statement: a copy
+// when v is a variable's storage, which the deferred call or the new
+// goroutine read later (toolscript patch 18; a deferred fmt.Print(i) in a
+// loop printed the last i, and a go statement raced with later writes).
+func argNow(v reflect.Value) reflect.Value {
+	if !v.IsValid() || !v.CanAddr() || !v.CanInterface() {
+		return v
+	}
+	c := reflect.New(v.Type()).Elem()
+	c.Set(v)
+	return c
+}
+
+// closureID identifies a function value: the address of its closure
+// record, which differs between two closures of the same code (toolscript
+// patch 16). It is 0 for nil.
+func closureID(b bltn) uintptr {
+	return *(*uintptr)(unsafe.Pointer(&b))
 }
 
 // cloned from net/http/server.go , so we can enforce a similar behavior:
@@ -948,7 +988,7 @@ func genBuiltinDeferWrapper(n *node, in, out []func(*frame) reflect.Value, fn fu
 			val := make([]reflect.Value, len(in)+1)
 			inTypes := make([]reflect.Type, len(in))
 			for i, v := range in {
-				val[i+1] = v(f)
+				val[i+1] = argNow(v(f)) // toolscript patch 18
 				inTypes[i] = val[i+1].Type()
 			}
 			outTypes := make([]reflect.Type, len(out))
@@ -1301,7 +1341,7 @@ func call(n *node) {
 			val := make([]reflect.Value, len(values)+1)
 			val[0] = value(f)
 			for i, v := range values {
-				val[i+1] = v(f)
+				val[i+1] = argNow(v(f)) // toolscript patch 18
 			}
 			f.deferred = append([][]reflect.Value{val}, f.deferred...)
 			return tnext
@@ -1607,7 +1647,7 @@ func callBin(n *node) {
 			val := make([]reflect.Value, l+1)
 			val[0] = value(f)
 			for i, v := range values {
-				val[i+1] = getBinValue(getMapType, v, f)
+				val[i+1] = argNow(getBinValue(getMapType, v, f)) // toolscript patch 18
 			}
 			f.deferred = append([][]reflect.Value{val}, f.deferred...)
 			return tnext
@@ -1629,7 +1669,7 @@ func callBin(n *node) {
 		n.exec = func(f *frame) bltn {
 			in := make([]reflect.Value, l)
 			for i, v := range values {
-				in[i] = getBinValue(getMapType, v, f)
+				in[i] = argNow(getBinValue(getMapType, v, f)) // toolscript patch 18
 			}
 			res := callFn(value(f), in)
 			b := res[0].Bool()
@@ -3799,6 +3839,10 @@ func recv(n *node) {
 				if chosen == 0 {
 					return nil
 				}
+				// toolscript patch 17: keep the value received, as the
+				// fast path does; the boolean expression around the
+				// receive reads it (<-ch && x was false on a wait).
+				getFrame(f, l).data[i] = v
 				if v.Bool() {
 					return tnext
 				}
