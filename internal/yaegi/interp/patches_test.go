@@ -499,3 +499,128 @@ func TestHiddenFieldType(t *testing.T) {
 		})
 	}
 }
+
+// TestPanicFrames checks patch 16: the frames a panic passes through are
+// reported innermost first, each at its own call, as Go's trace lists
+// them (baz, bar, foo, main); the interpreter named a caller's call in
+// place of the callee's, out of order.
+func TestPanicFrames(t *testing.T) {
+	var stderr bytes.Buffer
+	it := New(Options{Stderr: &stderr})
+	_, err := it.Eval(`package main
+
+func main() {
+	foo()
+}
+
+func foo() {
+	bar()
+}
+
+func bar() {
+	baz()
+}
+
+func baz() {
+	panic("stop!")
+}
+`)
+	if err == nil || !strings.Contains(err.Error(), "stop!") {
+		t.Fatalf("got error %v, want the panic", err)
+	}
+	want := []string{"16:2: panic: main.baz(...)", "12:2: panic: main.bar(...)", "8:2: panic: main.foo(...)", "4:2: panic: main.main(...)"}
+	got := strings.Split(strings.TrimSpace(stderr.String()), "\n")
+	if len(got) != len(want) {
+		t.Fatalf("got %q, want %q", got, want)
+	}
+	for i := range want {
+		if !strings.HasSuffix(got[i], want[i]) {
+			t.Fatalf("frame %d: got %q, want %q (all: %q)", i, got[i], want[i], got)
+		}
+	}
+}
+
+// TestRecvInBoolExpr checks patch 17: a receive that waits for its value
+// inside a boolean expression gives that value (it gave false when the
+// sender was not ready yet). Each round starts the sender just before the
+// receive, so most rounds wait.
+func TestRecvInBoolExpr(t *testing.T) {
+	it := New(Options{})
+	if _, err := it.Eval(`func f() (bad int) {
+	ch := make(chan bool)
+	for k := 0; k < 200; k++ {
+		go func() { ch <- true }()
+		if !(<-ch && true) {
+			bad++
+		}
+		go func() { ch <- true }()
+		ok := <-ch && true
+		if !ok {
+			bad++
+		}
+		go func() { ch <- false }()
+		if !(<-ch || true) {
+			bad++
+		}
+	}
+	return bad
+}`); err != nil {
+		t.Fatal(err)
+	}
+	v, err := it.Eval(`f()`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.Int() != 0 {
+		t.Fatalf("%d of 600 receives in a boolean expression gave a wrong value", v.Int())
+	}
+}
+
+// TestDeferArgsNow checks patch 18: the arguments of a deferred call and
+// of a go statement are evaluated at the statement, as in Go, for host
+// functions, script functions and builtins, in loops (whose variable can
+// share one storage) and out of them.
+func TestDeferArgsNow(t *testing.T) {
+	var got []int
+	rec := func(v int) { got = append(got, v) }
+	cases := []struct {
+		name, fn string
+		want     []int
+		stdout   string
+	}{
+		{"host function in a loop", `func f() { for i := 0; i < 3; i++ { defer rec.Add(i) } }`, []int{2, 1, 0}, ""},
+		{"host function over a range", `func f() { for _, v := range []int{4, 5, 6} { defer rec.Add(v) } }`, []int{6, 5, 4}, ""},
+		{"script function in a loop", `func add(v int) { rec.Add(v) }
+func f() { for i := 0; i < 3; i++ { defer add(i) } }`, []int{2, 1, 0}, ""},
+		{"variable written after the defer", `type T struct{ A int }
+func addT(t T) { rec.Add(t.A) }
+func f() { x := 1; t := T{1}; defer rec.Add(x); defer addT(t); x = 2; t.A = 2 }`, []int{1, 1}, ""},
+		{"builtin in a loop", `func f() { for i := 0; i < 3; i++ { defer print(i) } }`, nil, "210"},
+		{"go statement of a host function", `func f() { done := make(chan bool); x := 1; go rec.AddThen(x, done); x = 2; <-done }`, []int{1}, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got = nil
+			var stdout bytes.Buffer
+			it := New(Options{Stdout: &stdout})
+			if err := it.Use(Exports{"rec/rec": {
+				"Add":     reflect.ValueOf(rec),
+				"AddThen": reflect.ValueOf(func(v int, done chan bool) { rec(v); close(done) }),
+			}}); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := it.Eval(`import "rec"`); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := it.Eval(c.fn); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := it.Eval(`f()`); err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, c.want) || stdout.String() != c.stdout {
+				t.Fatalf("got %v and output %q, want %v and %q", got, stdout.String(), c.want, c.stdout)
+			}
+		})
+	}
+}

@@ -1657,7 +1657,7 @@ func callBin(n *node) {
 		n.exec = func(f *frame) bltn {
 			in := make([]reflect.Value, l)
 			for i, v := range values {
-				in[i] = getBinValue(getMapType, v, f)
+				in[i] = argNow(getBinValue(getMapType, v, f)) // toolscript patch 18
 			}
 			go callFn(value(f), in)
 			return tnext
@@ -1669,7 +1669,7 @@ func callBin(n *node) {
 		n.exec = func(f *frame) bltn {
 			in := make([]reflect.Value, l)
 			for i, v := range values {
-				in[i] = argNow(getBinValue(getMapType, v, f)) // toolscript patch 18
+				in[i] = getBinValue(getMapType, v, f)
 			}
 			res := callFn(value(f), in)
 			b := res[0].Bool()
