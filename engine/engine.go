@@ -202,6 +202,8 @@ func (x *execution) interpret(prog *program, surf *surface, symbols *symbolTable
 		Env:                  []string{},
 		SourcecodeFilesystem: sourceFS,
 		GoPath:               ".",
+		ReadOnlyTypes:        readOnlyTypes,
+		HiddenFieldType:      hiddenFieldType,
 	})
 	must := func(err error) {
 		if err != nil {
@@ -225,6 +227,9 @@ func (x *execution) interpret(prog *program, surf *surface, symbols *symbolTable
 		for _, dep := range sourceDeps[path] {
 			must(it.UseShared(symbols.pkgs[dep]))
 		}
+	}
+	if copies := packageCopies(prog, symbols); copies != nil {
+		must(it.Use(copies)) // package variables the script names; see pkgstate.go
 	}
 	must(it.Use(x.hostExports(imported)))
 	must(it.Use(surf.exports(x, prog.imports)))

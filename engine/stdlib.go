@@ -64,6 +64,11 @@ type symbolTable struct {
 	mapTypes interp.Exports             // interface wrappers for fmt and friends
 	byName   map[string]string          // package name -> import path, for auto-imports
 	vars     map[string]map[string]bool // package name -> its variables, read-only to scripts
+	// copies are the package variables scripts get deep copies of, per
+	// execution (see pkgstate.go): import path -> name -> host value;
+	// copyNames indexes them by name.
+	copies    map[string]map[string]reflect.Value
+	copyNames map[string][]copyVar
 }
 
 var (
@@ -91,7 +96,8 @@ var perExecution = map[string][]string{
 
 func loadSymbols() *symbolTable {
 	symbolsOnce.Do(func() {
-		t := &symbolTable{pkgs: map[string]interp.Exports{}, byName: map[string]string{}, vars: map[string]map[string]bool{}}
+		t := &symbolTable{pkgs: map[string]interp.Exports{}, byName: map[string]string{}, vars: map[string]map[string]bool{},
+			copies: map[string]map[string]reflect.Value{}, copyNames: map[string][]copyVar{}}
 		for _, path := range Packages {
 			name := path[strings.LastIndex(path, "/")+1:]
 			key := path + "/" + name
@@ -99,9 +105,15 @@ func loadSymbols() *symbolTable {
 			if !ok {
 				panic("engine: allowlisted package missing from yaegi stdlib: " + path)
 			}
+			if own, ok := replacedTables[path]; ok {
+				src = own // see pkgstate.go
+			}
 			skip := map[string]bool{}
 			for _, s := range perExecution[path] {
 				skip[s] = true
+			}
+			for _, s := range copiedFuncs[path] {
+				skip[s] = true // per execution, see pkgstate.go
 			}
 			syms := make(map[string]reflect.Value, len(src))
 			for s, v := range src {
@@ -116,8 +128,21 @@ func loadSymbols() *symbolTable {
 						t.vars[name] = map[string]bool{}
 					}
 					t.vars[name][s] = true
+					if !sharedVar(src[s]) {
+						// Copied per execution for the scripts that
+						// name it (see pkgstate.go).
+						if t.copies[path] == nil {
+							t.copies[path] = map[string]reflect.Value{}
+						}
+						t.copies[path][s] = src[s]
+						t.copyNames[s] = append(t.copyNames[s], copyVar{path: path, name: s, host: src[s]})
+						continue
+					}
 				}
 				syms[s] = v
+			}
+			for s, v := range replacedSymbols[path] {
+				syms[s] = v // see pkgstate.go
 			}
 			// "fmt/fmt" makes yaegi redirect stdio and compile its own
 			// generic sources on every interpreter, which costs

@@ -1,0 +1,400 @@
+package engine
+
+import (
+	"hash"
+	"hash/crc32"
+	"math/rand"
+	randv2 "math/rand/v2"
+	"reflect"
+	"sync"
+	"time"
+
+	"github.com/toolscript/toolscript/internal/texttemplate"
+	"github.com/toolscript/toolscript/internal/tzdb"
+	"github.com/toolscript/toolscript/internal/yaegi/interp"
+)
+
+// Package state. Nothing a script does may change what another execution,
+// or the host, sees. Three kinds of state are shared by the standard
+// packages scripts import, and each is kept from scripts:
+//
+//   - Package variables that point to memory a script could write (the
+//     unicode tables, their maps and slices, the base64 encodings,
+//     crc32.IEEETable) are absent from the shared symbol table. An
+//     execution whose script names one (anywhere in its text) gets deep
+//     copies of the ones it names, made by one copier, so that the
+//     identities Go has (unicode.Categories["Lu"] == unicode.Upper) hold
+//     among the copies. A script that does not name them pays nothing.
+//   - Values every execution shares by identity (time.UTC and time.Local,
+//     which every time.Time points at) are the host's own; the
+//     interpreter refuses *p = v into them (readOnlyTypes), and they have
+//     no exported field.
+//   - Functions with global state get private replacements: math/rand's
+//     top-level functions draw from a source of their own that Seed does
+//     not reset (Seed has no effect, as in Go 1.24 and later), and
+//     crc32's MakeTable hands out the execution's copy of its tables.
+//
+// Error variables (io.EOF) and io.Discard are shared: their dynamic types
+// are unexported, so a script can neither name nor write into them.
+
+// readOnlyTypes are the native types of host values every execution
+// shares by identity: a script cannot write into them through a pointer.
+var readOnlyTypes = []reflect.Type{reflect.TypeFor[time.Location]()}
+
+// hiddenFieldType reports whether a native struct field of type t must not
+// be selected by scripts: reflection (the reflect.Type in encoding/json's
+// error types) and unsafe pointers would let a script reach past the
+// symbol table.
+func hiddenFieldType(t reflect.Type) bool {
+	for {
+		switch t.Kind() {
+		case reflect.Pointer, reflect.Slice, reflect.Array, reflect.Chan:
+			t = t.Elem()
+			continue
+		case reflect.Map:
+			if hiddenFieldType(t.Key()) {
+				return true
+			}
+			t = t.Elem()
+			continue
+		case reflect.UnsafePointer:
+			return true
+		}
+		return t.PkgPath() == "reflect"
+	}
+}
+
+// sharedVar reports whether the package variable v (the variable, of its
+// declared type) can be shared as it is: an interface (an error, io.Discard: their dynamic types cannot be
+// named, so nothing can be written into them) or a pointer to a
+// read-only type. Every other variable is copied per execution.
+func sharedVar(v reflect.Value) bool {
+	t := v.Type()
+	if t.Kind() == reflect.Interface {
+		return true
+	}
+	if t.Kind() == reflect.Pointer {
+		for _, ro := range readOnlyTypes {
+			if t.Elem() == ro {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// replacedSymbols are the symbols scripts get instead of the standard
+// ones: no file, environment or global state behind them. Packages
+// named in replacedTables are replaced whole.
+var replacedSymbols = map[string]map[string]reflect.Value{
+	// The embedded IANA database, not the host's files and ZONEINFO.
+	"time": {"LoadLocation": reflect.ValueOf(tzdb.LoadLocation)},
+	"math/rand": {
+		"ExpFloat64":  reflect.ValueOf(scriptRand.ExpFloat64),
+		"Float32":     reflect.ValueOf(scriptRand.Float32),
+		"Float64":     reflect.ValueOf(scriptRand.Float64),
+		"Int":         reflect.ValueOf(scriptRand.Int),
+		"Int31":       reflect.ValueOf(scriptRand.Int31),
+		"Int31n":      reflect.ValueOf(scriptRand.Int31n),
+		"Int63":       reflect.ValueOf(scriptRand.Int63),
+		"Int63n":      reflect.ValueOf(scriptRand.Int63n),
+		"Intn":        reflect.ValueOf(scriptRand.Intn),
+		"NormFloat64": reflect.ValueOf(scriptRand.NormFloat64),
+		"Perm":        reflect.ValueOf(scriptRand.Perm),
+		"Read":        reflect.ValueOf(randRead),
+		"Seed":        reflect.ValueOf(func(int64) {}),
+		"Shuffle":     reflect.ValueOf(scriptRand.Shuffle),
+		"Uint32":      reflect.ValueOf(scriptRand.Uint32),
+		"Uint64":      reflect.ValueOf(scriptRand.Uint64),
+	},
+}
+
+// replacedTables are packages whose whole table is toolscript's:
+// text/template without ParseFiles, ParseGlob and ParseFS (functions and
+// methods), which read the host's files.
+var replacedTables = map[string]map[string]reflect.Value{
+	"text/template": {
+		"HTMLEscape":       reflect.ValueOf(template.HTMLEscape),
+		"HTMLEscapeString": reflect.ValueOf(template.HTMLEscapeString),
+		"HTMLEscaper":      reflect.ValueOf(template.HTMLEscaper),
+		"IsTrue":           reflect.ValueOf(template.IsTrue),
+		"JSEscape":         reflect.ValueOf(template.JSEscape),
+		"JSEscapeString":   reflect.ValueOf(template.JSEscapeString),
+		"JSEscaper":        reflect.ValueOf(template.JSEscaper),
+		"Must":             reflect.ValueOf(template.Must),
+		"New":              reflect.ValueOf(template.New),
+		"URLQueryEscaper":  reflect.ValueOf(template.URLQueryEscaper),
+		"ExecError":        reflect.ValueOf((*template.ExecError)(nil)),
+		"FuncMap":          reflect.ValueOf((*template.FuncMap)(nil)),
+		"Template":         reflect.ValueOf((*template.Template)(nil)),
+	},
+}
+
+// copiedFuncs are functions that hand out host tables, replaced per
+// execution (see packageCopies) for scripts that import their package.
+var copiedFuncs = map[string][]string{"hash/crc32": {"MakeTable", "Update", "Checksum", "New"}}
+
+// scriptRand backs math/rand's top-level functions: the runtime's random
+// source, safe for concurrent use, that nothing can seed. Its methods
+// other than Read keep no state of their own.
+var scriptRand = rand.New(runtimeSource{})
+
+// runtimeSource is a rand.Source64 over math/rand/v2's top-level source.
+type runtimeSource struct{}
+
+func (runtimeSource) Int63() int64    { return int64(randv2.Uint64() >> 1) }
+func (runtimeSource) Uint64() uint64  { return randv2.Uint64() }
+func (runtimeSource) Seed(seed int64) {}
+
+// randRead is math/rand.Read over the runtime's source.
+func randRead(p []byte) (int, error) {
+	for i := 0; i < len(p); i += 8 {
+		v := randv2.Uint64()
+		for j := i; j < i+8 && j < len(p); j++ {
+			p[j] = byte(v)
+			v >>= 8
+		}
+	}
+	return len(p), nil
+}
+
+// copyVar is a package variable scripts get a copy of.
+type copyVar struct {
+	path, name string
+	host       reflect.Value
+}
+
+// packageCopies returns the per-execution exports of the copied package
+// variables the program names, and of the functions that hand out host
+// tables, or nil when it needs none (the common case: one look per import).
+func packageCopies(prog *program, symbols *symbolTable) interp.Exports {
+	need := false
+	for _, path := range prog.imports {
+		if symbols.copies[path] != nil || copiedFuncs[path] != nil {
+			need = true
+			break
+		}
+	}
+	if !need {
+		return nil
+	}
+	imported := make(map[string]bool, len(prog.imports))
+	for _, path := range prog.imports {
+		imported[path] = true
+	}
+	c := newCopier()
+	ex := interp.Exports{}
+	add := func(path, name string, v reflect.Value) {
+		key := path + "/./" + path[lastSlash(path)+1:]
+		if ex[key] == nil {
+			ex[key] = map[string]reflect.Value{}
+		}
+		ex[key][name] = v
+	}
+	src := prog.src
+	for i := 0; i < len(src); {
+		if !isIdentByte(src[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(src) && isIdentByte(src[j]) {
+			j++
+		}
+		for _, cv := range symbols.copyNames[src[i:j]] {
+			if imported[cv.path] {
+				// Not settable, as the shared table's variables.
+				add(cv.path, cv.name, reflect.ValueOf(c.copy(cv.host).Interface()))
+			}
+		}
+		i = j
+	}
+	if imported["hash/crc32"] {
+		for name, fn := range crc32Funcs(c) {
+			add("hash/crc32", name, fn)
+		}
+	}
+	return ex
+}
+
+func lastSlash(s string) int {
+	for i := len(s) - 1; i >= 0; i-- {
+		if s[i] == '/' {
+			return i
+		}
+	}
+	return -1
+}
+
+// crc32Funcs are crc32's functions that take or give tables, over the
+// execution's copies: MakeTable gives the copy of a host table (the same
+// copy as crc32.IEEETable), and the others treat a copy as the host table
+// it copies, as Go treats IEEETable (by identity, whatever its content).
+func crc32Funcs(c *copier) map[string]reflect.Value {
+	host := func(tab *crc32.Table) *crc32.Table {
+		if h, ok := c.original(reflect.ValueOf(tab)); ok {
+			return h.Interface().(*crc32.Table)
+		}
+		return tab
+	}
+	return map[string]reflect.Value{
+		"MakeTable": reflect.ValueOf(func(poly uint32) *crc32.Table {
+			t := crc32.MakeTable(poly)
+			if poly == crc32.IEEE || poly == crc32.Castagnoli {
+				// The host's own tables: the script gets its copy.
+				return c.copy(reflect.ValueOf(t)).Interface().(*crc32.Table)
+			}
+			return t
+		}),
+		"Update": reflect.ValueOf(func(crc uint32, tab *crc32.Table, p []byte) uint32 {
+			return crc32.Update(crc, host(tab), p)
+		}),
+		"Checksum": reflect.ValueOf(func(data []byte, tab *crc32.Table) uint32 {
+			return crc32.Checksum(data, host(tab))
+		}),
+		"New": reflect.ValueOf(func(tab *crc32.Table) hash.Hash32 { return crc32.New(host(tab)) }),
+	}
+}
+
+// copier makes deep copies of host values for one execution. One copier
+// serves all the copies of an execution, so a value reached twice (a
+// table that is both unicode.Upper and unicode.Categories["Lu"]) is
+// copied once, and the copies keep the identities of the originals. It is
+// safe for concurrent use (crc32.MakeTable may run in goroutines).
+type copier struct {
+	mu   sync.Mutex
+	memo map[copyKey]reflect.Value
+	back map[copyKey]reflect.Value // copy -> original, for pointers
+}
+
+type copyKey struct {
+	t reflect.Type
+	p uintptr
+	n int // length of a slice; -1 otherwise
+}
+
+func newCopier() *copier {
+	return &copier{memo: map[copyKey]reflect.Value{}, back: map[copyKey]reflect.Value{}}
+}
+
+// copy returns a deep copy of v.
+func (c *copier) copy(v reflect.Value) reflect.Value {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.deep(v)
+}
+
+// original returns the host value a pointer copy was made from.
+func (c *copier) original(v reflect.Value) (reflect.Value, bool) {
+	if v.Kind() != reflect.Pointer || v.IsNil() {
+		return reflect.Value{}, false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	h, ok := c.back[copyKey{v.Type(), v.Pointer(), -1}]
+	return h, ok
+}
+
+func (c *copier) deep(v reflect.Value) reflect.Value {
+	t := v.Type()
+	switch t.Kind() {
+	case reflect.Pointer:
+		if v.IsNil() {
+			return v
+		}
+		k := copyKey{t, v.Pointer(), -1}
+		if r, ok := c.memo[k]; ok {
+			return r
+		}
+		r := reflect.New(t.Elem())
+		c.memo[k] = r
+		c.back[copyKey{t, r.Pointer(), -1}] = v
+		r.Elem().Set(v.Elem())
+		c.fill(r.Elem())
+		return r
+	case reflect.Map:
+		if v.IsNil() {
+			return v
+		}
+		k := copyKey{t, v.Pointer(), -1}
+		if r, ok := c.memo[k]; ok {
+			return r
+		}
+		r := reflect.MakeMapWithSize(t, v.Len())
+		c.memo[k] = r
+		for it := v.MapRange(); it.Next(); {
+			r.SetMapIndex(c.deep(it.Key()), c.deep(it.Value()))
+		}
+		return r
+	case reflect.Slice:
+		if v.IsNil() {
+			return v
+		}
+		k := copyKey{t, v.Pointer(), v.Len()}
+		if r, ok := c.memo[k]; ok {
+			return r
+		}
+		r := reflect.MakeSlice(t, v.Len(), v.Len())
+		c.memo[k] = r
+		reflect.Copy(r, v)
+		if hasRefs(t.Elem()) {
+			for i := 0; i < r.Len(); i++ {
+				c.fill(r.Index(i))
+			}
+		}
+		return r
+	case reflect.Struct, reflect.Array:
+		r := reflect.New(t).Elem()
+		r.Set(v)
+		c.fill(r)
+		return r
+	case reflect.Interface, reflect.Func, reflect.Chan, reflect.UnsafePointer:
+		panic("engine: cannot copy a package variable holding " + t.String())
+	}
+	return v
+}
+
+// fill replaces, in the settable r (a shallow copy), every reference it
+// holds by a deep copy.
+func (c *copier) fill(r reflect.Value) {
+	t := r.Type()
+	if !hasRefs(t) {
+		return
+	}
+	switch t.Kind() {
+	case reflect.Pointer, reflect.Map, reflect.Slice, reflect.Interface, reflect.Func, reflect.Chan, reflect.UnsafePointer:
+		r.Set(c.deep(r))
+	case reflect.Array:
+		for i := 0; i < r.Len(); i++ {
+			c.fill(r.Index(i))
+		}
+	case reflect.Struct:
+		for i := 0; i < t.NumField(); i++ {
+			if !hasRefs(t.Field(i).Type) {
+				continue
+			}
+			if !t.Field(i).IsExported() {
+				panic("engine: cannot copy " + t.String() + ": unexported field " + t.Field(i).Name + " holds references")
+			}
+			c.fill(r.Field(i))
+		}
+	}
+}
+
+// hasRefs reports whether values of t hold references (pointers, maps,
+// slices...), which a copy must not share.
+func hasRefs(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Pointer, reflect.Map, reflect.Slice, reflect.Interface, reflect.Func, reflect.Chan, reflect.UnsafePointer:
+		return true
+	case reflect.Array:
+		return t.Len() > 0 && hasRefs(t.Elem())
+	case reflect.Struct:
+		for i := 0; i < t.NumField(); i++ {
+			if hasRefs(t.Field(i).Type) {
+				return true
+			}
+		}
+	}
+	return false
+}
