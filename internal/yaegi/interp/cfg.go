@@ -18,6 +18,10 @@ type cfgError struct {
 
 func (c *cfgError) Error() string { return c.error.Error() }
 
+// Unwrap returns the error inside (toolscript patch 25: a limit's error
+// from Options.TypeCheck stays visible to errors.As).
+func (c *cfgError) Unwrap() error { return c.error }
+
 var constOp = map[action]func(*node){
 	aAdd:    addConst,
 	aSub:    subConst,
@@ -976,8 +980,18 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				}
 			}
 			if c0.rval.IsValid() && c1.rval.IsValid() && (!isInterface(n.typ)) && constOp[n.action] != nil {
+				// toolscript patch 28: constants bounded before and after.
+				if err = checkConstShift(n); err != nil {
+					break
+				}
+
 				n.typ.TypeOf()       // Force compute of reflection type.
 				constOp[n.action](n) // Compute a constant result now rather than during exec.
+
+				// toolscript patch 28
+				if err = checkConstSize(n); err != nil {
+					break
+				}
 			}
 			switch {
 			case n.rval.IsValid():
@@ -3278,4 +3292,46 @@ func sizeof(n *node) {
 	n.gen = nop
 	n.typ = n.scope.getType("uintptr")
 	n.rval = reflect.ValueOf(n.child[1].typ.TypeOf().Size())
+}
+
+// toolscript patch 28: constants are bounded as Go bounds them, before
+// they are computed: go/constant computes exactly, so 1 << 1000000000 is
+// a number of 125 MB, and a product of a few of them exhausts memory at
+// compile time (and a comparison gave a wrong answer).
+const (
+	maxConstShift = 1023 - 1 + 52 // go/types' bound of a constant shift count
+	maxConstBits  = 512           // go/types' bound of an untyped integer constant
+)
+
+// toolscript patch 28: checkConstShift refuses a constant shift whose
+// count is over maxConstShift.
+func checkConstShift(n *node) error {
+	if n.action != aShl || !isConstantValue(n.child[0].rval.Type()) {
+		return nil
+	}
+	v1 := n.child[1].rval
+	var count constant.Value
+	if isConstantValue(v1.Type()) {
+		count = constant.ToInt(vConstantValue(v1))
+	} else if isInt(v1.Type()) || isUint(v1.Type()) {
+		count = constant.MakeUint64(vUint(v1))
+	} else {
+		return nil
+	}
+	if c, ok := constant.Uint64Val(count); !ok || c > maxConstShift {
+		return n.cfgErrorf("invalid shift count %s (a constant shift is at most %d)", count, maxConstShift)
+	}
+	return nil
+}
+
+// toolscript patch 28: checkConstSize refuses an integer constant of more
+// than maxConstBits bits, as Go does ("constant overflow").
+func checkConstSize(n *node) error {
+	if !n.rval.IsValid() || !isConstantValue(n.rval.Type()) {
+		return nil
+	}
+	if v := vConstantValue(n.rval); v.Kind() == constant.Int && constant.BitLen(v) > maxConstBits {
+		return n.cfgErrorf("constant overflow: the value has %d bits, more than %d", constant.BitLen(v), maxConstBits)
+	}
+	return nil
 }

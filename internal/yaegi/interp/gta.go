@@ -69,6 +69,7 @@ func (interp *Interpreter) gta(root *node, rpath, importPath, pkgName string) ([
 					if _, err2 := interp.cfg(n, sc, importPath, pkgName); err2 != nil {
 						// Constant value can not be computed yet.
 						// Come back when child dependencies are known.
+						n.meta = err2 // toolscript patch 28: reported if it stays so
 						revisit = append(revisit, n)
 						return false
 					}

@@ -183,10 +183,17 @@ type opt struct {
 
 	readOnly  []reflect.Type          // toolscript patch 40
 	hideField func(reflect.Type) bool // toolscript patch 41
+
+	makeCheck func(reflect.Type, int)                                      // toolscript patch 24
+	typeCheck func(uint64, string) error                                   // toolscript patch 25
+	binMethod func(reflect.Type, string) func(reflect.Value) reflect.Value // toolscript patch 26
 }
 
 // Interpreter contains global resources and state.
 type Interpreter struct {
+	// toolscript patch 27: the context of a CompileWithContext running.
+	compileWatch atomic.Pointer[compileWatch]
+
 	// toolscript patch: where the last panic started; see PanicSite.
 	panicMu    sync.Mutex
 	panicValue interface{}
@@ -294,6 +301,13 @@ func (e Panic) Error() string { return fmt.Sprint(e.Value) }
 // Walk traverses AST n in depth first order, call cbin function
 // at node entry and cbout function at node exit.
 func (n *node) Walk(in func(n *node) bool, out func(n *node)) {
+	// toolscript patch 27: a compilation under CompileWithContext stops
+	// once its context is done.
+	if w := n.interpWatch(); w != nil {
+		if w.steps++; w.steps&255 == 0 && w.ctx.Err() != nil {
+			panic(errCompileStopped)
+		}
+	}
 	if in != nil && !in(n) {
 		return
 	}
@@ -346,6 +360,26 @@ type Options struct {
 	// selects; true makes the selection a compile error (a reflect.Type
 	// in an error struct, say, that would hand the script reflection).
 	HiddenFieldType func(t reflect.Type) bool
+
+	// toolscript patch 24: MakeCheck, if set, is called before make (and
+	// a slice literal) allocates, with the type made (a slice, map or
+	// channel type) and the largest of its size arguments. It panics to
+	// refuse the allocation; the panic is the script's.
+	MakeCheck func(t reflect.Type, n int)
+
+	// toolscript patch 25: TypeCheck, if set, is called at compile time
+	// for each array and struct type of the script with its size in
+	// bytes (saturated at math.MaxUint64) and its source text; a non-nil
+	// error is the compile error at the type.
+	TypeCheck func(size uint64, typ string) error
+
+	// toolscript patch 26: BinMethod, if set, is asked when the script
+	// selects the method name of a native (binary) value of type recv
+	// (at compile time when the type is known then, else when the
+	// method is looked up). A non-nil bind replaces the method: given the
+	// receiver, it returns a function of the method's signature, which
+	// the script calls (or keeps as a method value) in its place.
+	BinMethod func(recv reflect.Type, name string) (bind func(recv reflect.Value) reflect.Value)
 }
 
 // New returns a new interpreter.
@@ -405,6 +439,8 @@ func New(options Options) *Interpreter {
 	if len(options.BuildTags) > 0 {
 		i.opt.context.BuildTags = options.BuildTags
 	}
+	// toolscript patches 24 to 26: allocation and native-method hooks.
+	i.opt.makeCheck, i.opt.typeCheck, i.opt.binMethod = options.MakeCheck, options.TypeCheck, options.BinMethod
 
 	// astDot activates AST graph display for the interpreter
 	i.opt.astDot, _ = strconv.ParseBool(os.Getenv("YAEGI_AST_DOT"))
@@ -972,4 +1008,46 @@ func sameValue(a, b interface{}) (same bool) {
 		}
 	}()
 	return a == b
+}
+
+// toolscript patch 27: compileWatch is the context of a compilation and
+// the count of nodes its walks visited.
+type compileWatch struct {
+	ctx   context.Context
+	steps uint
+}
+
+// toolscript patch 27: errCompileStopped unwinds a compilation whose
+// context is done.
+var errCompileStopped = errors.New("compilation stopped")
+
+// CompileWithContext is Compile under ctx (toolscript patch 27): the
+// compiler's walks check ctx every few hundred nodes, so a compilation
+// that explodes (a recursive generic instantiation, a quadratic walk of
+// a deeply nested expression) stops once ctx is done, with an error that
+// matches context.Cause(ctx). Not for concurrent use with another
+// compilation on the same interpreter.
+func (interp *Interpreter) CompileWithContext(ctx context.Context, src string) (p *Program, err error) {
+	interp.compileWatch.Store(&compileWatch{ctx: ctx})
+	defer func() {
+		interp.compileWatch.Store(nil)
+		r := recover()
+		if ctx.Err() != nil {
+			p, err = nil, fmt.Errorf("%w: %w", errCompileStopped, context.Cause(ctx))
+			return
+		}
+		if r != nil {
+			panic(r)
+		}
+	}()
+	return interp.Compile(src)
+}
+
+// toolscript patch 27: interpWatch is the compile watch of n's
+// interpreter, if any.
+func (n *node) interpWatch() *compileWatch {
+	if n.interp == nil {
+		return nil
+	}
+	return n.interp.compileWatch.Load()
 }

@@ -1807,6 +1807,29 @@ func getIndexBinMethod(n *node) {
 	m := n.val.(int)
 	value := genValue(n.child[0])
 	next := getExec(n.tnext)
+	if t := n.child[0].typ.TypeOf(); t != nil { // toolscript patch 26
+		if bind := binMethodOf(n, t); bind != nil {
+			n.exec = func(f *frame) bltn {
+				getFrame(f, l).data[i] = bind(value(f))
+				return next
+			}
+			return
+		}
+		if t.Kind() != reflect.Ptr && t.Kind() != reflect.Interface {
+			// A method of the pointer, on an addressable value.
+			if bind := binMethodOf(n, reflect.PtrTo(t)); bind != nil {
+				n.exec = func(f *frame) bltn {
+					if v := value(f); v.CanAddr() {
+						getFrame(f, l).data[i] = bind(v.Addr())
+					} else {
+						getFrame(f, l).data[i] = v.Method(m)
+					}
+					return next
+				}
+				return
+			}
+		}
+	}
 
 	n.exec = func(f *frame) bltn {
 		// Can not use .Set() because dest type contains the receiver and source not
@@ -1816,12 +1839,89 @@ func getIndexBinMethod(n *node) {
 	}
 }
 
+// toolscript patch 26: binMethodOf returns Options.BinMethod's replacement
+// of the method n selects on a native value of static type t, or nil. An
+// interface type has no replacement here: the value's dynamic type decides
+// (see dynBinMethod).
+func binMethodOf(n *node, t reflect.Type) func(reflect.Value) reflect.Value {
+	h := n.interp.opt.binMethod
+	if h == nil || t == nil || t.Kind() == reflect.Interface {
+		return nil
+	}
+	return h(t, n.child[1].ident)
+}
+
+// toolscript patch 26: seqBinMethod generates the selection of a native
+// method promoted through the fields fi of a script struct, when
+// Options.BinMethod replaces it, and reports whether it did. ptr is for a
+// method of the pointer receiver, as in getIndexSeqPtrMethod.
+func seqBinMethod(n *node, fi []int, ptr bool) bool {
+	if n.interp.opt.binMethod == nil {
+		return false
+	}
+	t := n.child[0].typ.TypeOf()
+	recv := func(v reflect.Value) reflect.Value { return v }
+	isPtr := t.Kind() == reflect.Ptr
+	switch {
+	case ptr && isPtr && len(fi) == 0:
+	case ptr && isPtr:
+		t = reflect.PtrTo(t.Elem().FieldByIndex(fi).Type)
+		recv = func(v reflect.Value) reflect.Value { return v.Elem().FieldByIndex(fi).Addr() }
+	case ptr && len(fi) == 0:
+		t = reflect.PtrTo(t)
+		recv = reflect.Value.Addr
+	case ptr:
+		t = reflect.PtrTo(t.FieldByIndex(fi).Type)
+		recv = func(v reflect.Value) reflect.Value { return v.FieldByIndex(fi).Addr() }
+	case isPtr && len(fi) == 0:
+		t = t.Elem()
+		recv = reflect.Value.Elem
+	case isPtr:
+		t = t.Elem().FieldByIndex(fi).Type
+		recv = func(v reflect.Value) reflect.Value { return v.Elem().FieldByIndex(fi) }
+	case len(fi) > 0:
+		t = t.FieldByIndex(fi).Type
+		recv = func(v reflect.Value) reflect.Value { return v.FieldByIndex(fi) }
+	}
+	bind := binMethodOf(n, t)
+	if bind == nil {
+		return false
+	}
+	value := genValue(n.child[0])
+	i, l, next := n.findex, n.level, getExec(n.tnext)
+	n.exec = func(f *frame) bltn {
+		getFrame(f, l).data[i] = bind(recv(value(f)))
+		return next
+	}
+	return true
+}
+
+// toolscript patch 26: dynBinMethod is met, the method name of recv found
+// at run time, or its replacement by Options.BinMethod.
+func dynBinMethod(n *node, recv reflect.Value, name string, met reflect.Value) reflect.Value {
+	if h := n.interp.opt.binMethod; h != nil {
+		if bind := h(recv.Type(), name); bind != nil {
+			return bind(recv)
+		}
+	}
+	return met
+}
+
 func getIndexBinElemMethod(n *node) {
 	i := n.findex
 	l := n.level
 	m := n.val.(int)
 	value := genValue(n.child[0])
 	next := getExec(n.tnext)
+	if t := n.child[0].typ.TypeOf(); t.Kind() == reflect.Ptr {
+		if bind := binMethodOf(n, t.Elem()); bind != nil { // toolscript patch 26
+			n.exec = func(f *frame) bltn {
+				getFrame(f, l).data[i] = bind(value(f).Elem())
+				return next
+			}
+			return
+		}
+	}
 
 	n.exec = func(f *frame) bltn {
 		// Can not use .Set() because dest type contains the receiver and source not
@@ -1836,6 +1936,13 @@ func getIndexBinPtrMethod(n *node) {
 	m := n.val.(int)
 	value := genValue(n.child[0])
 	next := getExec(n.tnext)
+	if bind := binMethodOf(n, reflect.PtrTo(n.child[0].typ.TypeOf())); bind != nil { // toolscript patch 26
+		n.exec = func(f *frame) bltn {
+			getFrame(f, l).data[i] = bind(value(f).Addr())
+			return next
+		}
+		return
+	}
 
 	n.exec = func(f *frame) bltn {
 		// Can not use .Set() because dest type contains the receiver and source not
@@ -2134,7 +2241,7 @@ func getMethodByName(n *node) {
 		}
 
 		if met := val.value.MethodByName(name); met.IsValid() {
-			getFrame(f, l).data[i] = met
+			getFrame(f, l).data[i] = dynBinMethod(n, val.value, name, met) // toolscript patch 26
 			return next
 		}
 
@@ -2310,6 +2417,9 @@ func getIndexSeqPtrMethod(n *node) {
 	i := n.findex
 	l := n.level
 	next := getExec(n.tnext)
+	if seqBinMethod(n, fi, true) { // toolscript patch 26
+		return
+	}
 
 	if n.child[0].typ.TypeOf().Kind() == reflect.Ptr {
 		if len(fi) == 0 {
@@ -2346,6 +2456,9 @@ func getIndexSeqMethod(n *node) {
 	i := n.findex
 	l := n.level
 	next := getExec(n.tnext)
+	if seqBinMethod(n, fi, false) { // toolscript patch 26
+		return
+	}
 
 	if n.child[0].typ.TypeOf().Kind() == reflect.Ptr {
 		if len(fi) == 0 {
@@ -2671,9 +2784,13 @@ func arrayLit(n *node) {
 
 	typ := n.typ.frameType()
 	kind := typ.Kind()
+	check := n.interp.opt.makeCheck // toolscript patch 24
 	n.exec = func(f *frame) bltn {
 		var a reflect.Value
 		if kind == reflect.Slice {
+			if check != nil { // toolscript patch 24: a keyed slice literal
+				check(typ, max)
+			}
 			a = reflect.MakeSlice(typ, max, max)
 		} else {
 			a, _ = n.typ.zero()
@@ -2797,9 +2914,13 @@ func compositeBinSlice(n *node) {
 
 	typ := n.typ.frameType()
 	kind := typ.Kind()
+	check := n.interp.opt.makeCheck // toolscript patch 24
 	n.exec = func(f *frame) bltn {
 		var a reflect.Value
 		if kind == reflect.Slice {
+			if check != nil { // toolscript patch 24: a keyed slice literal
+				check(typ, max)
+			}
 			a = reflect.MakeSlice(typ, max, max)
 		} else {
 			a, _ = n.typ.zero()
@@ -3721,6 +3842,7 @@ func _make(n *node) {
 	next := getExec(n.tnext)
 	typ := n.child[1].typ.frameType()
 	dest := genValueOutput(n, typ)
+	check := n.interp.opt.makeCheck // toolscript patch 24
 
 	switch typ.Kind() {
 	case reflect.Array, reflect.Slice:
@@ -3730,13 +3852,20 @@ func _make(n *node) {
 		case 3:
 			n.exec = func(f *frame) bltn {
 				length := int(vInt(value(f)))
+				if check != nil { // toolscript patch 24
+					check(typ, length)
+				}
 				dest(f).Set(reflect.MakeSlice(typ, length, length))
 				return next
 			}
 		case 4:
 			value1 := genValue(n.child[3])
 			n.exec = func(f *frame) bltn {
-				dest(f).Set(reflect.MakeSlice(typ, int(vInt(value(f))), int(vInt(value1(f)))))
+				length, capacity := int(vInt(value(f))), int(vInt(value1(f)))
+				if check != nil { // toolscript patch 24
+					check(typ, max(length, capacity))
+				}
+				dest(f).Set(reflect.MakeSlice(typ, length, capacity))
 				return next
 			}
 		}
@@ -3751,7 +3880,11 @@ func _make(n *node) {
 		case 3:
 			value := genValue(n.child[2])
 			n.exec = func(f *frame) bltn {
-				dest(f).Set(reflect.MakeChan(typ, int(vInt(value(f)))))
+				size := int(vInt(value(f)))
+				if check != nil { // toolscript patch 24
+					check(typ, size)
+				}
+				dest(f).Set(reflect.MakeChan(typ, size))
 				return next
 			}
 		}
@@ -3766,7 +3899,11 @@ func _make(n *node) {
 		case 3:
 			value := genValue(n.child[2])
 			n.exec = func(f *frame) bltn {
-				dest(f).Set(reflect.MakeMapWithSize(typ, int(vInt(value(f)))))
+				size := int(vInt(value(f)))
+				if check != nil { // toolscript patch 24
+					check(typ, size)
+				}
+				dest(f).Set(reflect.MakeMapWithSize(typ, size))
 				return next
 			}
 		}

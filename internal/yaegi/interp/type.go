@@ -3,6 +3,7 @@ package interp
 import (
 	"fmt"
 	"go/constant"
+	"math"
 	"path"
 	"reflect"
 	"strconv"
@@ -510,6 +511,9 @@ func nodeType2(interp *Interpreter, sc *scope, n *node, seen []*node) (t *itype,
 		}
 		t = arrayOf(val, length, withNode(n), withScope(sc))
 		t.incomplete = incomplete || val.incomplete
+		if err := checkTypeSize(interp, n, t); err != nil { // toolscript patch 25
+			return nil, err
+		}
 
 	case basicLit:
 		switch v := n.rval.Interface().(type) {
@@ -666,7 +670,9 @@ func nodeType2(interp *Interpreter, sc *scope, n *node, seen []*node) (t *itype,
 			case bltnAppend, bltnMake:
 				t, err = nodeType2(interp, sc, n.child[1], seen)
 			case bltnNew:
-				t, err = nodeType2(interp, sc, n.child[1], seen)
+				if t, err = nodeType2(interp, sc, n.child[1], seen); err != nil {
+					return nil, err // toolscript patch 25: the type's own error
+				}
 				incomplete := t.incomplete
 				t = ptrOf(t, withScope(sc))
 				t.incomplete = incomplete
@@ -1088,6 +1094,9 @@ func nodeType2(interp *Interpreter, sc *scope, n *node, seen []*node) (t *itype,
 		}
 		t = structOf(t, fields, withNode(n), withScope(sc))
 		t.incomplete = incomplete
+		if err := checkTypeSize(interp, n, t); err != nil { // toolscript patch 25
+			return nil, err
+		}
 		if sname != "" {
 			if sc.sym[sname] == nil {
 				sc.sym[sname] = &symbol{index: -1, kind: typeSym, node: n}
@@ -2537,3 +2546,66 @@ func isNumber(t reflect.Type) bool {
 func isBoolean(t reflect.Type) bool       { return t != nil && t.Kind() == reflect.Bool }
 func isString(t reflect.Type) bool        { return t != nil && t.Kind() == reflect.String }
 func isConstantValue(t reflect.Type) bool { return t != nil && t.Implements(constVal) }
+
+// toolscript patch 25: checkTypeSize hands the size of an array or struct
+// type of the script to Options.TypeCheck, so a type too large to allocate
+// ([1 << 34]byte) is a compile error instead of a fatal out-of-memory when
+// a variable of it is made.
+func checkTypeSize(interp *Interpreter, n *node, t *itype) error {
+	if interp.opt.typeCheck == nil || t.incomplete {
+		return nil
+	}
+	if err := interp.opt.typeCheck(typeBytes(t, 0), t.str); err != nil {
+		return n.cfgErrorf("%w", err)
+	}
+	return nil
+}
+
+// toolscript patch 25: typeBytes estimates the bytes of a value of type t
+// without building its reflect type: arrays and structs add up their
+// parts, other types count as what a slice header takes. The estimate
+// saturates at math.MaxUint64.
+func typeBytes(t *itype, depth int) uint64 {
+	if t == nil || depth > 64 {
+		return 0
+	}
+	switch t.cat {
+	case linkedT:
+		return typeBytes(t.val, depth+1)
+	case arrayT:
+		if t.length <= 0 {
+			return 0
+		}
+		e := typeBytes(t.val, depth+1)
+		if e > 0 && uint64(t.length) > math.MaxUint64/e {
+			return math.MaxUint64
+		}
+		return uint64(t.length) * e
+	case structT:
+		var sum uint64
+		for _, f := range t.field {
+			b := typeBytes(f.typ, depth+1)
+			if sum+b < sum {
+				return math.MaxUint64
+			}
+			sum += b
+		}
+		return sum
+	}
+	switch t.cat {
+	case boolT, int8T, uint8T:
+		return 1
+	case int16T, uint16T:
+		return 2
+	case int32T, uint32T, float32T:
+		return 4
+	case intT, int64T, uintT, uint64T, uintptrT, float64T, complex64T, ptrT, mapT, chanT, chanSendT, chanRecvT, funcT:
+		return 8
+	case complex128T, stringT, interfaceT, errorT:
+		return 16
+	}
+	if t.rtype != nil {
+		return uint64(t.rtype.Size())
+	}
+	return 24
+}
