@@ -130,6 +130,11 @@ var replacedTables = map[string]map[string]reflect.Value{
 	},
 }
 
+// removedSymbols are functions scripts do not get: sync/atomic's
+// functions of unsafe.Pointer, which no script can hold (unsafe is not
+// importable) but which take and give raw pointers.
+var removedSymbols = map[string][]string{"sync/atomic": {"CompareAndSwapPointer", "LoadPointer", "StorePointer", "SwapPointer"}}
+
 // copiedFuncs are functions that hand out host tables, replaced per
 // execution (see packageCopies) for scripts that import their package.
 var copiedFuncs = map[string][]string{"hash/crc32": {"MakeTable", "Update", "Checksum", "New"}}

@@ -112,8 +112,8 @@ func loadSymbols() *symbolTable {
 			for _, s := range perExecution[path] {
 				skip[s] = true
 			}
-			for _, s := range copiedFuncs[path] {
-				skip[s] = true // per execution, see pkgstate.go
+			for _, s := range append(copiedFuncs[path], removedSymbols[path]...) {
+				skip[s] = true // per execution or absent, see pkgstate.go
 			}
 			syms := make(map[string]reflect.Value, len(src))
 			for s, v := range src {
