@@ -49,7 +49,7 @@ var deniedMethods = map[string]bool{
 // confined version: key "package.Name", value the function it must be.
 func allowedDenied() map[string]reflect.Value {
 	return map[string]reflect.Value{
-		"time.LoadLocation": reflect.ValueOf(tzdb.LoadLocation), // the embedded database
+		"time.LoadLocation": reflect.ValueOf(tzdb.LoadLocation),   // the embedded database
 		"math/rand.Seed":    replacedSymbols["math/rand"]["Seed"], // no effect
 		"os.Getenv":         {},                                   // per execution: always ""
 		"os.Environ":        {},                                   // per execution: always nil
@@ -286,7 +286,9 @@ func TestScriptSymbols_DenylistCatches(t *testing.T) {
 		name string
 		fn   any
 	}{
-		{"ParseFS", func(fsys interface{ Open(string) (*os.File, error) }) {}},
+		{"ParseFS", func(fsys interface {
+			Open(string) (*os.File, error)
+		}) {}},
 		{"Open", func(p string) (*os.File, error) { return nil, nil }},
 		{"LoadLocation", func(string) {}},
 	} {
