@@ -278,6 +278,14 @@ func (x *execution) interpret(prog *program, surf *surface, symbols *symbolTable
 		x.mu.Unlock()
 		return x.result(CodeError, pe)
 	}
+	var se *ScriptError
+	if errors.As(cause, &se) {
+		// A value result() cannot keep (trace.go).
+		if se.Line > 0 && se.Line <= len(prog.lines) {
+			se.Source = prog.line(se.Line)
+		}
+		return x.result(CodeError, se)
+	}
 	if !finishedFirst {
 		return x.result(codeFor(cause), x.contextError(cause))
 	}
@@ -355,6 +363,7 @@ func (x *execution) result(code int, err error) CodeResult {
 		ReturnCode: code,
 		Err:        err,
 	}
+	r.ToolCallsTruncated = x.traceCut
 	if len(x.calls) > 0 {
 		// A copy: calls still running keep writing to the execution's.
 		r.ToolCalls = append([]ToolCall(nil), x.calls...)
@@ -369,7 +378,10 @@ func (x *execution) result(code int, err error) CodeResult {
 		r.Value = x.value
 	}
 	if err != nil {
-		r.Error = err.Error()
+		// An error may have been cut already (PanicError.Error, the
+		// worker): the mark says so.
+		r.Error, r.ErrorTruncated = cutMessage(err.Error(), MaxErrorBytes)
+		r.ErrorTruncated = r.ErrorTruncated || strings.HasSuffix(r.Error, truncatedMark)
 	}
 	return r
 }
@@ -408,7 +420,7 @@ var posRE = regexp.MustCompile(`^(?:[^\s:]*\.go:)?(\d+):(\d+): (.*)$`)
 // scriptError turns an interpreter error into a *ScriptError at the
 // model's line and column.
 func (p *program) scriptError(err error) error {
-	msg := err.Error()
+	msg, _ := cutMessage(err.Error(), MaxErrorBytes) // before any regexp
 	msg = strings.ReplaceAll(msg, rtAlias+".", "")
 	if m := posRE.FindStringSubmatch(msg); m != nil {
 		line, _ := strconv.Atoi(m[1])
@@ -456,7 +468,9 @@ func (p *program) panicError(v, raw any, x *execution, diag *capWriter, it *inte
 	// Errors the interpreter raises carry their own position, and some
 	// run-time errors surface as reflect's messages: say them as Go does.
 	if err, ok := v.(error); ok {
-		msg := err.Error()
+		// Cut before any regexp: a huge message costs nothing more.
+		msg, _ := cutMessage(err.Error(), MaxErrorBytes)
+		orig := msg
 		if m := posRE.FindStringSubmatch(msg); m != nil {
 			if pe.Line == 0 {
 				pe.Line, _ = strconv.Atoi(m[1])
@@ -470,10 +484,10 @@ func (p *program) panicError(v, raw any, x *execution, diag *capWriter, it *inte
 		if m := conversionRE.FindStringSubmatch(msg); m != nil {
 			msg = fmt.Sprintf("interface conversion: interface {} is %s, not %s", m[1], m[2])
 		}
-		if msg != err.Error() {
+		if msg != orig {
 			pe.Value = errors.New(msg)
 		}
-	} else if s, ok := v.(string); ok {
+	} else if s, ok := v.(string); ok && len(s) < 128 {
 		if goMsg, ok := runtimeMessages[s]; ok {
 			pe.Value = errors.New(goMsg)
 		}

@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -194,6 +195,10 @@ type hostRun struct {
 	inflight map[uint64]context.CancelFunc
 	tools    sync.WaitGroup
 	ended    bool // result has begun: no more tool calls start
+
+	traceBytes int64 // what calls holds, counted as MaxTraceBytes says
+	keptBytes  int64 // the encoded arguments calls keeps
+	traceCut   bool  // calls were left out of calls
 }
 
 // run sends the script and serves the worker until it answers, dies or
@@ -220,7 +225,7 @@ func (r *hostRun) run(req *runRequest) CodeResult {
 				_, _ = r.stdout.Write(f.Body)
 			case f.Type == typeStderr && f.ID == r.id:
 				_, _ = r.stderr.Write(f.Body)
-			case f.Type == wire.TypeCall:
+			case f.Type == wire.TypeCall || f.Type == typeCallKept:
 				r.startTool(f, false)
 			case f.Type == wire.TypeCancel:
 				r.cancelTool(f.ID)
@@ -252,7 +257,7 @@ const inlineToolMax = 50 * time.Microsecond
 // call's round trip then costs no switch between goroutines on the host.
 // Once the run has ended it takes nothing.
 func (r *hostRun) handler(f wire.Frame) func() {
-	if f.Type != wire.TypeCall && f.Type != wire.TypeCancel {
+	if f.Type != wire.TypeCall && f.Type != typeCallKept && f.Type != wire.TypeCancel {
 		return nil
 	}
 	r.mu.Lock()
@@ -316,7 +321,7 @@ type startedCall struct {
 // returns the body of the answer of a call it refuses, and nothing for a
 // call that comes too late.
 func (r *hostRun) record(f wire.Frame) (startedCall, bool, []byte) {
-	name, args, err := parseToolCall(f.Body)
+	name, args, argLen, err := parseToolCall(f.Body)
 	if err != nil {
 		return startedCall{}, false, toolErrorBody(&ToolError{Tool: name, Err: fmt.Errorf("engine: bad tool call from the worker: %w", err)})
 	}
@@ -332,10 +337,26 @@ func (r *hostRun) record(f wire.Frame) (startedCall, bool, []byte) {
 		cancel()
 		return startedCall{}, false, nil
 	}
-	i := len(r.calls)
-	r.calls = append(r.calls, ToolCall{Name: name, Args: args})
-	r.frames = append(r.frames, f.ID)
-	r.starts = append(r.starts, time.Now())
+	// The host's own trace is bounded as the worker's: it keeps the
+	// arguments of the calls the worker's trace may refer to (the
+	// worker marks them, within MaxTraceBytes of their encoding).
+	i := -1
+	cost := int64(traceEntryCost + len(name))
+	kept := args
+	if keep := f.Type == typeCallKept && r.keptBytes+int64(argLen) <= MaxTraceBytes; keep {
+		r.keptBytes += int64(argLen)
+	} else {
+		kept = nil
+	}
+	if !r.traceCut && r.traceBytes+cost <= MaxTraceBytes {
+		r.traceBytes += cost
+		i = len(r.calls)
+		r.calls = append(r.calls, ToolCall{Name: name, Args: kept, ArgsOmitted: kept == nil && args != nil})
+		r.frames = append(r.frames, f.ID)
+		r.starts = append(r.starts, time.Now())
+	} else {
+		r.traceCut = true
+	}
 	r.inflight[f.ID] = cancel
 	r.tools.Add(1)
 	r.mu.Unlock()
@@ -346,15 +367,21 @@ func (r *hostRun) record(f wire.Frame) (startedCall, bool, []byte) {
 func (r *hostRun) callTool(ctx context.Context, cancel context.CancelFunc, id uint64, i int, p projection.ToolProjection, args map[string]any) {
 	defer r.tools.Done()
 	defer cancel()
+	start := time.Now()
 	res, err := safeCall(ctx, p, args)
+	d := time.Since(start)
+	name := p.Name()
 	r.mu.Lock()
 	delete(r.inflight, id)
-	d := time.Since(r.starts[i])
-	r.calls[i].Duration = d
-	r.starts[i] = time.Time{}
-	name := r.calls[i].Name
-	if err != nil {
-		r.calls[i].Error = err.Error()
+	if i >= 0 {
+		d = time.Since(r.starts[i])
+		r.calls[i].Duration = d
+		r.starts[i] = time.Time{}
+		name = r.calls[i].Name
+		if err != nil {
+			r.calls[i].Error, _ = cutMessage(err.Error(), MaxTraceErrorBytes)
+			r.traceBytes += int64(len(r.calls[i].Error))
+		}
 	}
 	r.mu.Unlock()
 	if d > inlineToolMax {
@@ -367,6 +394,8 @@ func (r *hostRun) callTool(ctx context.Context, cancel context.CancelFunc, id ui
 		body = toolErrorBody(err)
 	} else if body, err = appendToolResult(nil, res); err != nil {
 		body = toolErrorBody(&ToolError{Tool: p.Name(), Err: fmt.Errorf("engine: the result (%T) cannot cross to the isolated worker: %w", res, err)})
+	} else if n := len(body) + wire.HeaderSize - 4; n > MaxFrameBytes {
+		body = toolErrorBody(&ToolError{Tool: p.Name(), Err: &FrameError{Frame: "tool result", Size: n, Limit: MaxFrameBytes}})
 	}
 	_ = r.w.Send(wire.Frame{Type: wire.TypeResult, ID: id, Body: body})
 }
@@ -414,8 +443,10 @@ func (r *hostRun) result(code int, err error) CodeResult {
 			}
 		}
 	}
+	res.ToolCallsTruncated = r.traceCut
 	if err != nil {
-		res.Error = err.Error()
+		res.Error, res.ErrorTruncated = cutMessage(err.Error(), MaxErrorBytes)
+		res.ErrorTruncated = res.ErrorTruncated || strings.HasSuffix(res.Error, truncatedMark)
 	}
 	return res
 }
@@ -468,7 +499,10 @@ func (r *hostRun) finish(f wire.Frame) CodeResult {
 		}
 	}
 	res := r.result(reply.Code, reply.Err.decode())
-	res.Error = reply.Error
+	var cut bool
+	res.Error, cut = cutMessage(reply.Error, MaxErrorBytes)
+	res.ErrorTruncated = reply.ErrorTruncated || cut
+	res.ToolCallsTruncated = reply.TraceTruncated
 	res.StdoutTruncated = res.StdoutTruncated || reply.StdoutTruncated
 	res.StderrTruncated = res.StderrTruncated || reply.StderrTruncated
 	if reply.HasValue {
@@ -524,8 +558,14 @@ func (r *hostRun) recycle() (sandbox.Exit, bool) {
 	}
 }
 
-// crashed reports a worker that died during the execution.
+// crashed reports a worker that died during the execution, or whose
+// stream ended with a frame over the limit: that is reported as what it
+// is, a *FrameError (the worker, out of step, is replaced).
 func (r *hostRun) crashed(reason string) CodeResult {
+	if fe := frameError(r.w.ReadErr()); fe != nil {
+		r.e.pool.Kill(r.w, "sent "+fe.Error())
+		return r.result(CodeError, fe)
+	}
 	ex := r.e.pool.Kill(r.w, reason)
 	return r.result(CodeCrash, &WorkerError{Exit: ex})
 }
@@ -543,6 +583,64 @@ func (r *hostRun) overstayed() CodeResult {
 		err = fmt.Errorf("engine: execution cancelled: %w; %w", cause, werr)
 	}
 	return r.result(CodeTimeout, err)
+}
+
+// MaxFrameBytes bounds one message between the host and an isolated
+// worker (a frame of the pipe): a tool call's arguments, a tool's result,
+// the script's result value with its error, its trace. The engine keeps
+// each within it (see MaxErrorBytes and MaxTraceBytes) or, for what it
+// cannot cut, reports a *FrameError: a tool call whose arguments are
+// larger fails in the script, a tool result that is larger reaches the
+// script as the tool's error, and a result value that is larger ends the
+// execution with CodeError.
+const MaxFrameBytes = wire.DefaultMaxFrame
+
+// ErrFrameTooLarge is wrapped by every *FrameError.
+var ErrFrameTooLarge = errors.New("engine: message too large for the isolated runtime's pipe")
+
+// FrameError reports a message between the host and an isolated worker
+// larger than MaxFrameBytes.
+type FrameError struct {
+	Frame string // what it carried: "tool call", "tool result", "result", "trace", ...
+	Size  int    // its size in bytes
+	Limit int    // the frame limit, MaxFrameBytes
+}
+
+// Error renders "engine: the <frame> message is N bytes, over ...".
+func (e *FrameError) Error() string {
+	return fmt.Sprintf("engine: the %s message is %d bytes, over the isolated runtime's frame limit of %d bytes (MaxFrameBytes)", e.Frame, e.Size, e.Limit)
+}
+
+// Unwrap returns ErrFrameTooLarge.
+func (e *FrameError) Unwrap() error { return ErrFrameTooLarge }
+
+// frameError returns the *FrameError of err when it is a frame of package
+// wire over the limit, else nil.
+func frameError(err error) *FrameError {
+	var fe *wire.FrameSizeError
+	if !errors.As(err, &fe) {
+		return nil
+	}
+	return &FrameError{Frame: frameKind(fe.Type), Size: fe.Size, Limit: fe.Limit}
+}
+
+// frameKind names what a frame of the protocol carries.
+func frameKind(t wire.Type) string {
+	switch t {
+	case wire.TypeCall, typeCallKept:
+		return "tool call"
+	case wire.TypeResult:
+		return "result"
+	case typeStdout:
+		return "stdout"
+	case typeStderr:
+		return "stderr"
+	case typeTrace:
+		return "trace"
+	case typeReady:
+		return "ready"
+	}
+	return t.String()
 }
 
 // ErrWorkerKilled is wrapped by every *WorkerError.

@@ -22,6 +22,7 @@ import (
 //	host -> worker  Call "run" (body wire.Call, args runRequest)   starts a script; the id names the run
 //	worker -> host  typeStdout, typeStderr (raw bytes, id = run)   output as the script writes it
 //	worker -> host  Call <tool name> (args: tagged map)            a tool call; exec_id = run id
+//	worker -> host  typeCallKept (body and answer as Call)         a tool call whose arguments the trace may refer to
 //	host -> worker  Result (value: tagged, or wire.Error)          the tool's answer
 //	worker -> host  Cancel (id = tool call)                        the script stopped waiting for that call
 //	host -> worker  Cancel (id = run)                              the caller cancelled the execution
@@ -34,6 +35,11 @@ const (
 	typeStderr
 	typeReady
 	typeTrace
+	// typeCallKept is a tool call whose arguments the host keeps for the
+	// trace: the worker's trace may name its frame instead of carrying
+	// them again. The worker marks calls so within MaxTraceBytes of
+	// their encoding, and the host keeps no more than that.
+	typeCallKept
 )
 
 const runCall = "run"
@@ -72,14 +78,17 @@ type runReply struct {
 	StderrTruncated bool            `json:"stderr_truncated,omitempty"`
 	Retire          bool            `json:"retire,omitempty"`
 	Trace           int             `json:"trace,omitempty"` // entries of the typeTrace frame sent before
+	ErrorTruncated  bool            `json:"error_truncated,omitempty"`
+	TraceTruncated  bool            `json:"trace_truncated,omitempty"` // CodeResult.ToolCallsTruncated
 }
 
 // The trace frame is binary: it is the bulk of a reply after many tool
 // calls, and JSON would cost its encoding, a validation and a decoding.
 // Each entry of the trace is
 //
-//	uvarint  frame id of the tool call that carried the entry's arguments
-//	         as they are now, or 0: then the arguments follow
+//	uvarint  frame id of the tool call that carried the entry's
+//	         arguments, or 0: then the arguments follow
+//	uvarint  flags: 1 the arguments were omitted (ToolCall.ArgsOmitted)
 //	uvarint  length, name
 //	varint   duration (ns)
 //	uvarint  length, error
@@ -92,6 +101,11 @@ type runReply struct {
 // scratch space, returned for reuse.
 func appendTrace(b, scratch []byte, frame uint64, tc *ToolCall) ([]byte, []byte) {
 	b = binary.AppendUvarint(b, frame)
+	var flags uint64
+	if tc.ArgsOmitted {
+		flags |= 1
+	}
+	b = binary.AppendUvarint(b, flags)
 	b = binary.AppendUvarint(b, uint64(len(tc.Name)))
 	b = append(b, tc.Name...)
 	b = binary.AppendVarint(b, int64(tc.Duration))
@@ -140,6 +154,10 @@ func parseTrace(b []byte, n int, args func(frame uint64) map[string]any) ([]Tool
 		if !ok {
 			return nil, errBadTrace
 		}
+		flags, ok := uvarint()
+		if !ok {
+			return nil, errBadTrace
+		}
 		name, ok := bytesOf()
 		if !ok {
 			return nil, errBadTrace
@@ -155,6 +173,7 @@ func parseTrace(b []byte, n int, args func(frame uint64) map[string]any) ([]Tool
 		}
 		tc := &calls[i]
 		tc.Name, tc.Duration, tc.Error = string(name), time.Duration(d), string(msg)
+		tc.ArgsOmitted = flags&1 != 0
 		if frame != 0 {
 			tc.Args = args(frame)
 			continue
@@ -207,6 +226,7 @@ var sentinels = []struct {
 	{"deadline", context.DeadlineExceeded},
 	{"canceled", context.Canceled},
 	{"bad_argument", projection.ErrBadArgument},
+	{"frame", ErrFrameTooLarge},
 }
 
 func sentinelNames(err error) []string {
@@ -263,7 +283,13 @@ func encodeErr(err error) *errInfo {
 	if err == nil {
 		return nil
 	}
-	ei := &errInfo{Kind: "text", Msg: err.Error(), Is: sentinelNames(err)}
+	// Every text is cut as the host cuts it (cutMessage composes), so
+	// the error is rebuilt whole and the reply fits in its frame.
+	cut := func(s string) string {
+		s, _ = cutMessage(s, MaxErrorBytes)
+		return s
+	}
+	ei := &errInfo{Kind: "text", Msg: cut(err.Error()), Is: sentinelNames(err)}
 	var (
 		se *ScriptError
 		pe *PanicError
@@ -273,15 +299,17 @@ func encodeErr(err error) *errInfo {
 	)
 	switch {
 	case errors.As(err, &se) && se == err:
-		ei.Kind, ei.Line, ei.Column, ei.Text, ei.Source = "script", se.Line, se.Column, se.Msg, se.Source
+		ei.Kind, ei.Line, ei.Column, ei.Text, ei.Source = "script", se.Line, se.Column, cut(se.Msg), cut(se.Source)
 	case errors.As(err, &pe) && pe == err:
-		ei.Kind, ei.Line, ei.Column, ei.Stack = "panic", pe.Line, pe.Col, pe.Stack
+		ei.Kind, ei.Line, ei.Column, ei.Stack = "panic", pe.Line, pe.Col, cut(pe.Stack)
 		if e, ok := pe.Value.(error); ok {
-			ei.IsError, ei.Text = true, e.Error()
-		} else if v, err := tagged.Marshal(pe.Value); err == nil {
+			ei.IsError, ei.Text = true, cut(e.Error())
+		} else if s, ok := pe.Value.(string); ok {
+			ei.Value, _ = tagged.Marshal(cut(s))
+		} else if v, err := tagged.Marshal(pe.Value); err == nil && len(v) <= MaxErrorBytes {
 			ei.Value = v
 		} else {
-			ei.Text = fmt.Sprint(pe.Value)
+			ei.Text = panicText(pe.Value)
 		}
 	case errors.As(err, &le) && le == err:
 		ei.Kind = "limit"
@@ -291,7 +319,7 @@ func encodeErr(err error) *errInfo {
 	case errors.As(err, &te) && te == err:
 		ei.Kind, ei.Tool = "tool", te.Tool
 		if te.Err != nil {
-			ei.Text = te.Err.Error()
+			ei.Text = cut(te.Err.Error())
 		}
 	}
 	return ei
@@ -380,7 +408,7 @@ var (
 // parseToolCall reads a tool call frame's body: by hand when it has
 // appendToolCall's form (the arguments are then parsed once, not twice),
 // else as a wire.Call.
-func parseToolCall(body []byte) (name string, args map[string]any, err error) {
+func parseToolCall(body []byte) (name string, args map[string]any, argLen int, err error) {
 	if rest, ok := bytes.CutPrefix(body, callName); ok {
 		if i := bytes.IndexByte(rest, '"'); i >= 0 && plainString(rest[:i]) {
 			n := rest[:i]
@@ -391,20 +419,20 @@ func parseToolCall(body []byte) (name string, args map[string]any, err error) {
 				}
 				if rest, ok := bytes.CutPrefix(rest[j:], callArgs); ok && len(rest) > 1 && rest[len(rest)-1] == '}' {
 					args, err = tagged.UnmarshalMap(rest[:len(rest)-1])
-					return string(n), args, err
+					return string(n), args, len(rest) - 1, err
 				}
 			}
 		}
 	}
 	var c wire.Call
 	if err := json.Unmarshal(body, &c); err != nil {
-		return "", nil, err
+		return "", nil, 0, err
 	}
 	if len(c.Args) == 0 {
-		return c.Name, nil, nil
+		return c.Name, nil, 0, nil
 	}
 	args, err = tagged.UnmarshalMap(c.Args)
-	return c.Name, args, err
+	return c.Name, args, len(c.Args), err
 }
 
 // plainString reports whether b, the inside of a JSON string, needs no
@@ -454,7 +482,11 @@ func toolErrorBody(err error) []byte {
 	case err == context.Canceled: //nolint:errorlint // the identity is what crosses
 		kind = kindCanceled
 	}
-	b, _ := json.Marshal(&toolResult{Error: &wire.Error{Kind: kind, Message: err.Error()}, Is: sentinelNames(err)})
+	msg := err.Error()
+	if len(msg) > MaxFrameBytes/2 {
+		msg, _ = cutMessage(msg, MaxErrorBytes) // else it could not cross
+	}
+	b, _ := json.Marshal(&toolResult{Error: &wire.Error{Kind: kind, Message: msg}, Is: sentinelNames(err)})
 	return b
 }
 

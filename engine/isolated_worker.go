@@ -258,11 +258,20 @@ func (ws *workerServer) run(ctx context.Context, cancel context.CancelCauseFunc,
 	reply.Retire = !sandbox.SetRunCPU(req.RunCPU)
 	cancel(errEnded)
 	if reply.Trace > 0 {
-		_ = ws.c.W.Write(wire.Frame{Type: typeTrace, ID: id, Body: trace})
+		if err := ws.c.W.Write(wire.Frame{Type: typeTrace, ID: id, Body: trace}); err != nil {
+			reply.Trace, reply.TraceTruncated = 0, true // cannot happen within MaxTraceBytes
+		}
 	}
 	// A wire.Result built by hand: marshalling one around the reply
 	// would validate and copy the whole reply (every traced call) again.
 	body, err := json.Marshal(&reply)
+	if err == nil && len(body)+len(valuePrefix)+1+wire.HeaderSize-4 > MaxFrameBytes {
+		// Only the value can be this large: say so instead.
+		fe := &FrameError{Frame: "result", Size: len(body) + len(valuePrefix) + 1 + wire.HeaderSize - 4, Limit: MaxFrameBytes}
+		reply.Value, reply.HasValue = nil, false
+		reply.Code, reply.Error, reply.Err = CodeError, "engine: the script's result value cannot cross to the host: "+fe.Error(), encodeErr(fe)
+		body, err = json.Marshal(&reply)
+	}
 	if err != nil {
 		_ = ws.c.W.Send(wire.TypeResult, id, &wire.Result{Error: &wire.Error{Kind: wire.KindEncode, Message: err.Error()}})
 	} else {
@@ -317,6 +326,7 @@ func (ws *workerServer) execute(ctx context.Context, id uint64, req *runRequest)
 	reply := runReply{
 		Code: res.ReturnCode, Error: res.Error, Err: encodeErr(res.Err),
 		StdoutTruncated: res.StdoutTruncated, StderrTruncated: res.StderrTruncated,
+		ErrorTruncated: res.ErrorTruncated, TraceTruncated: res.ToolCallsTruncated,
 	}
 	var trace []byte
 	if len(res.ToolCalls) > 0 {
@@ -324,7 +334,11 @@ func (ws *workerServer) execute(ctx context.Context, id uint64, req *runRequest)
 	}
 	if res.Value != nil {
 		v, err := tagged.Marshal(res.Value)
-		if err == nil {
+		if err != nil && res.ReturnCode == CodeOK {
+			// Not silently dropped: the script's answer is missing.
+			err = fmt.Errorf("engine: the script's result value (%T) cannot cross to the host: %w", res.Value, err)
+			reply.Code, reply.Error, reply.Err = CodeError, err.Error(), encodeErr(err)
+		} else if err == nil {
 			reply.Value, reply.HasValue = v, true
 		}
 	}
@@ -335,14 +349,29 @@ func (ws *workerServer) execute(ctx context.Context, id uint64, req *runRequest)
 // name the frame that carried each call's arguments instead of carrying
 // them again.
 type callLog struct {
-	mu   sync.Mutex
-	recs []callRec
+	mu     sync.Mutex
+	recs   []callRec
+	logged atomic.Int64 // bytes of arguments' encodings reserved for logging
 }
 
 // maxLoggedArgs bounds the arguments' encoding a callLog keeps for a
 // call: larger ones cross again in the trace rather than be held twice
 // (as maps by the engine's trace, as bytes here) until the run ends.
 const maxLoggedArgs = 16 << 10
+
+// reserve reports whether a call whose arguments encode in n bytes is to
+// be logged: the host keeps the arguments of such calls (typeCallKept),
+// no more than MaxTraceBytes of them.
+func (l *callLog) reserve(n int) bool {
+	if n > maxLoggedArgs {
+		return false
+	}
+	if l.logged.Add(int64(n)) > MaxTraceBytes {
+		l.logged.Add(-int64(n))
+		return false
+	}
+	return true
+}
 
 // callRec is one tool call frame sent to the host.
 type callRec struct {
@@ -364,12 +393,21 @@ func (l *callLog) add(args map[string]any, name string, frame uint64, data []byt
 
 // trace encodes the engine's trace (see appendTrace). An entry names the
 // frame of a recorded call to the same tool with the same argument map
-// when that frame's encoding is still an encoding of the map (the script
-// may have changed the map since: the trace shows maps as they are at the
-// end); else it carries the arguments. Calls of one map are matched in
-// the order they were sent; a mismatch (concurrent calls of one map)
-// only costs the arguments.
+// (the engine's copy made at the call, which the tool and the trace
+// share) when that frame's encoding is an encoding of the map; else it
+// carries the arguments. Calls of one map are matched in the order they
+// were sent; a mismatch only costs the arguments. A trace that would not
+// fit in its frame is sent without the arguments it carries (marked
+// omitted).
 func (l *callLog) trace(calls []ToolCall) []byte {
+	b := l.encodeTrace(calls, false)
+	if len(b)+wire.HeaderSize-4 > MaxFrameBytes {
+		b = l.encodeTrace(calls, true)
+	}
+	return b
+}
+
+func (l *callLog) encodeTrace(calls []ToolCall, omit bool) []byte {
 	l.mu.Lock()
 	recs := l.recs[:len(l.recs):len(l.recs)]
 	l.mu.Unlock()
@@ -398,6 +436,11 @@ func (l *callLog) trace(calls []ToolCall) []byte {
 				frame = recs[i].frame
 				head[p] = next[i]
 			}
+		}
+		if omit && frame == 0 && tc.Args != nil {
+			c := *tc
+			c.Args, c.ArgsOmitted = nil, true
+			tc = &c
 		}
 		b, scratch = appendTrace(b, scratch, frame, tc)
 	}
@@ -444,8 +487,12 @@ type frameWriter struct {
 }
 
 func (fw *frameWriter) Write(p []byte) (int, error) {
-	if err := fw.w.Write(wire.Frame{Type: fw.typ, ID: fw.id, Body: p}); err != nil {
-		return 0, err
+	// In frames well under the limit, however large the write.
+	const chunk = 1 << 20
+	for n := 0; n < len(p); n += chunk {
+		if err := fw.w.Write(wire.Frame{Type: fw.typ, ID: fw.id, Body: p[n:min(n+chunk, len(p))]}); err != nil {
+			return n, err
+		}
 	}
 	return len(p), nil
 }
@@ -476,13 +523,21 @@ func (t *remoteTool) Call(ctx context.Context, args map[string]any) (any, error)
 	ws.calls.Add(1)
 	ws.waiting.Add(1)
 	defer ws.waiting.Add(-1)
-	if err := ws.c.W.Write(wire.Frame{Type: wire.TypeCall, ID: id, Body: body}); err != nil {
+	data := body[at : len(body)-1]
+	typ, logged := wire.TypeCall, t.log.reserve(len(data))
+	if logged {
+		typ = typeCallKept
+	}
+	if err := ws.c.W.Write(wire.Frame{Type: typ, ID: id, Body: body}); err != nil {
 		ws.mu.Lock()
 		delete(ws.pending, id)
 		ws.mu.Unlock()
+		if fe := frameError(err); fe != nil {
+			err = fmt.Errorf("engine: the arguments cannot cross to the host: %w", fe)
+		}
 		return nil, &ToolError{Tool: t.spec.Name, Err: err}
 	}
-	if data := body[at : len(body)-1]; len(data) <= maxLoggedArgs {
+	if logged {
 		t.log.add(args, t.spec.Name, id, data)
 	}
 	if f, ok := ws.spinAnswer(ctx, ch); ok {

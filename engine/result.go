@@ -36,22 +36,39 @@ type CodeResult struct {
 	// or CodeCrash otherwise, or the code given to os.Exit.
 	ReturnCode int `json:"return_code"`
 	// Error is "" on success, else the message the model should read: the
-	// cause with the script's line and column where known.
+	// cause with the script's line and column where known. It is cut to
+	// MaxErrorBytes (see ErrorTruncated).
 	Error string `json:"error,omitempty"`
 	// Err is the structured cause behind Error (nil on success): a
 	// *ScriptError, *PanicError, *ToolError, *LimitError, *ExitError or a
 	// context error. Match it with errors.Is and errors.As.
 	Err error `json:"-"`
 	// Value is the script's result: the argument of its last result(v)
-	// call, or the value of a bare script's final expression statement.
+	// call, or the value of a bare script's final expression statement,
+	// deeply copied when it is set, so that later changes by the script
+	// do not show (values of named types of Go packages, such as a
+	// *big.Int, are copied as Go assigns them). It is bounded: about
+	// Limits.MaxOutputBytes as JSON (past it the execution ends with a
+	// *LimitError naming MaxOutputBytes) and MaxValueDepth levels, and
+	// cannot contain itself (either ends the execution with a
+	// *ScriptError at the line of the result call). In the isolated
+	// runtime its encoding must also fit in one frame (MaxFrameBytes).
 	Value any `json:"value,omitempty"`
-	// ToolCalls is the trace of every tool call, in the order they started.
+	// ToolCalls is the trace of the tool calls, in the order they
+	// started: what each tool received, copied at the call. It is
+	// bounded by MaxTraceBytes (see ToolCallsTruncated), each entry's
+	// arguments by MaxTraceArgBytes and its error by MaxTraceErrorBytes.
 	ToolCalls []ToolCall `json:"tool_calls,omitempty"`
 	// Duration is the wall time of the execution, set-up included.
 	Duration time.Duration `json:"duration_ns"`
 	// StdoutTruncated and StderrTruncated report output cut at the limit.
 	StdoutTruncated bool `json:"stdout_truncated,omitempty"`
 	StderrTruncated bool `json:"stderr_truncated,omitempty"`
+	// ErrorTruncated reports Error cut at MaxErrorBytes.
+	ErrorTruncated bool `json:"error_truncated,omitempty"`
+	// ToolCallsTruncated reports a trace that reached MaxTraceBytes: the
+	// calls after the last entry ran but are not in ToolCalls.
+	ToolCallsTruncated bool `json:"tool_calls_truncated,omitempty"`
 }
 
 // OK reports whether the script succeeded.
@@ -61,12 +78,18 @@ func (r CodeResult) OK() bool { return r.ReturnCode == CodeOK }
 type ToolCall struct {
 	// Name is the tool's name in the namespace.
 	Name string `json:"name"`
-	// Args are the arguments the script passed.
+	// Args are the arguments the tool received: a copy of the script's
+	// map made at the call, which the script cannot change afterwards
+	// (the tool receives the same copy). Nil when ArgsOmitted.
 	Args map[string]any `json:"args,omitempty"`
 	// Duration is how long the tool ran.
 	Duration time.Duration `json:"duration_ns"`
-	// Error is the tool's error message, "" on success.
+	// Error is the tool's error message, "" on success, cut to
+	// MaxTraceErrorBytes.
 	Error string `json:"error,omitempty"`
+	// ArgsOmitted reports arguments larger than MaxTraceArgBytes, which
+	// the tool received but the trace does not keep.
+	ArgsOmitted bool `json:"args_omitted,omitempty"`
 }
 
 // Sentinel errors of the package. Match them with errors.Is.
@@ -133,19 +156,42 @@ type PanicError struct {
 	Stack string // the interpreter's frames, innermost first, when known
 }
 
-// Error renders "panic: value" with the position when known.
+// Error renders "panic: value" with the position when known, cut to
+// MaxErrorBytes. A value that is not a string or an error is shown as fmt's
+// %v shows it, unless it contains itself, is nested deeper than
+// MaxValueDepth or is larger than about 1 MiB as JSON: then the message
+// says so instead.
 func (e *PanicError) Error() string {
-	msg := fmt.Sprintf("panic: %v", e.Value)
-	if err, ok := e.Value.(error); ok {
-		msg = "panic: " + err.Error()
-	}
+	msg := "panic: " + panicText(e.Value)
 	if e.Line > 0 {
-		return fmt.Sprintf("line %d:%d: %s", e.Line, e.Col, msg)
+		msg = fmt.Sprintf("line %d:%d: %s", e.Line, e.Col, msg)
+	} else if e.Stack != "" {
+		msg += " (in " + e.Stack + ")"
 	}
-	if e.Stack != "" {
-		return msg + " (in " + e.Stack + ")"
-	}
+	msg, _ = cutMessage(msg, MaxErrorBytes)
 	return msg
+}
+
+// maxPanicShown bounds the size of a panic value that Error shows.
+const maxPanicShown = 1 << 20
+
+// panicText renders a panic value, bounded.
+func panicText(v any) string {
+	var s string
+	switch x := v.(type) {
+	case string:
+		s = x
+	case error:
+		s = x.Error()
+	default:
+		// fmt on a value that contains itself never ends.
+		if _, _, err := copyValue(v, maxPanicShown); err != nil {
+			return fmt.Sprintf("(a %T value that %v)", v, err)
+		}
+		s = fmt.Sprintf("%v", v)
+	}
+	s, _ = cutMessage(s, MaxErrorBytes)
+	return s
 }
 
 // Unwrap returns the panic value when it is an error.

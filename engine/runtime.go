@@ -39,6 +39,10 @@ type execution struct {
 	value    any
 	hasValue bool
 	panicAt  [2]int // line, column of the last explicit panic
+	// The result call being made and the trace's bounds (trace.go).
+	resultAt   [3]int // line, column, 1 for a final expression
+	traceBytes int64  // what the trace holds, counted as MaxTraceBytes says
+	traceCut   bool   // calls were left out of the trace
 }
 
 // exitSignal is the panic value of os.Exit.
@@ -46,12 +50,6 @@ type exitSignal struct{ code int }
 
 // fail ends the execution with cause (a limit, usually).
 func (x *execution) fail(cause error) { x.cancel(cause) }
-
-func (x *execution) setResult(v any) {
-	x.mu.Lock()
-	x.value, x.hasValue = v, true
-	x.mu.Unlock()
-}
 
 func (x *execution) at(line, col int, v any) any {
 	x.mu.Lock()
@@ -90,22 +88,23 @@ func (x *execution) callTool(p projection.ToolProjection, args map[string]any) (
 		return nil, &ToolError{Tool: p.Name(), Err: err}
 	}
 	defer x.releaseTool()
+	// The tool and the trace get a copy of the arguments: what the tool
+	// received, which the script can no longer change.
+	args, size, cerr := copyArgs(args)
 	start := time.Now()
 	// The call enters the trace when it starts, so a call still running
 	// when the execution ends is reported too.
 	x.mu.Lock()
-	i := len(x.calls)
-	x.calls = append(x.calls, ToolCall{Name: p.Name(), Args: args})
-	x.starts = append(x.starts, start)
+	i := x.traceStart(p.Name(), args, size, start)
 	x.mu.Unlock()
-	res, err = safeCall(x.ctx, p, args)
+	if cerr != nil {
+		err = &ToolError{Tool: p.Name(), Err: fmt.Errorf("engine: the arguments %w", cerr)}
+	} else {
+		res, err = safeCall(x.ctx, p, args)
+	}
 	d := time.Since(start)
 	x.mu.Lock()
-	x.calls[i].Duration = d
-	if err != nil {
-		x.calls[i].Error = err.Error()
-	}
-	x.starts[i] = time.Time{}
+	x.traceEnd(i, d, err)
 	x.mu.Unlock()
 	return res, err
 }
@@ -129,6 +128,7 @@ func (x *execution) hostExports(imported map[string]bool) interp.Exports {
 	if imported[rtImportPath] {
 		ex[rtImportPath+"/rt"] = map[string]reflect.Value{
 			"SetResult": reflect.ValueOf(x.setResult),
+			"ResultAt":  reflect.ValueOf(x.resultPos),
 			"At":        reflect.ValueOf(x.at),
 			"Clear":     reflect.ValueOf(clearValue),
 			"GoStart":   reflect.ValueOf(x.goStart),

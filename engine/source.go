@@ -171,6 +171,9 @@ func (p *program) rewrites(src string, fset *token.FileSet, file *ast.File) []ed
 	if strings.Contains(src, ".(") {
 		edits = append(edits, rewriteQuirks(src, fset, file)...)
 	}
+	if mentions(src, "result") && !declares(file, "result") {
+		edits = append(edits, rewriteResults(fset, file)...)
+	}
 	return append(edits, rewriteGuards(src, fset, file)...)
 }
 
@@ -436,6 +439,31 @@ func (p *program) checkPackageVarWrites(fset *token.FileSet, file ast.Node, imp 
 	return err
 }
 
+// rewriteResults records the position of the calls of the generated
+// result function, so that a value it cannot keep is reported at the
+// call: result(x) becomes result(__ts.ResultAt(line, col, false, x)),
+// which returns x unchanged.
+func rewriteResults(fset *token.FileSet, file ast.Node) []edit {
+	var edits []edit
+	ast.Inspect(file, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok || len(call.Args) != 1 || call.Ellipsis.IsValid() {
+			return true
+		}
+		if id, ok := call.Fun.(*ast.Ident); !ok || id.Name != "result" {
+			return true
+		}
+		pos := fset.Position(call.Pos())
+		arg := fset.Position(call.Args[0].Pos())
+		end := fset.Position(call.Args[0].End())
+		edits = append(edits,
+			edit{off: arg.Offset, text: fmt.Sprintf("%s.ResultAt(%d, %d, false, ", rtAlias, pos.Line, pos.Column)},
+			edit{off: end.Offset, text: ")"})
+		return true
+	})
+	return edits
+}
+
 // rewritePanics records the position of explicit panic calls, so a panic
 // the script does not recover is reported at the line that raised it:
 // panic(x) becomes panic(__ts.At(line, col, x)), which returns x unchanged.
@@ -627,7 +655,10 @@ func normalizeBare(code string, imp importable, p *program) (*program, error) {
 			if _, isCall := es.X.(*ast.CallExpr); !isCall {
 				start := fset.File(es.Pos()).Offset(es.Pos())
 				end := fset.File(es.End()).Offset(es.End())
-				edits = append(edits, edit{off: start, text: rtAlias + ".SetResult("}, edit{off: end, text: ")"})
+				pos := fset.Position(es.Pos())
+				edits = append(edits,
+					edit{off: start, text: fmt.Sprintf("%s.SetResult(%s.ResultAt(%d, %d, true, ", rtAlias, rtAlias, pos.Line, pos.Column)},
+					edit{off: end, text: "))"})
 			}
 		}
 	}

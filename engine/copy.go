@@ -1,0 +1,395 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"reflect"
+	"sync"
+	"unicode/utf8"
+)
+
+// Bounds of the parts of a CodeResult that Limits does not name. Stdout and
+// Stderr are bounded by Limits.MaxOutputBytes, and so is Value's size.
+const (
+	// MaxErrorBytes bounds CodeResult.Error (and the message of the
+	// PanicError, ScriptError or tool error behind it): a longer message
+	// is cut, ends with truncatedMark and sets CodeResult.ErrorTruncated.
+	// Messages are cut before the engine reads them, so a script's huge
+	// panic message costs nothing after its deadline.
+	MaxErrorBytes = 64 << 10
+	// MaxValueDepth bounds the nesting of CodeResult.Value and of a tool
+	// call's arguments (maps, slices, arrays, structs and pointers each
+	// count one level), as deep as encoding/json goes before it looks for
+	// cycles. A deeper or cyclic value given to result() ends the
+	// execution with a *ScriptError at that line; deeper or cyclic
+	// arguments fail the tool call with a *ToolError.
+	MaxValueDepth = 1000
+	// MaxTraceArgBytes bounds the arguments one entry of
+	// CodeResult.ToolCalls keeps, measured as their JSON encoding about
+	// is. Larger arguments reach the tool whole, but the entry has nil
+	// Args and ArgsOmitted set.
+	MaxTraceArgBytes = 64 << 10
+	// MaxTraceErrorBytes bounds the Error of one entry of
+	// CodeResult.ToolCalls; a longer message is cut and ends with
+	// truncatedMark.
+	MaxTraceErrorBytes = 4 << 10
+	// MaxTraceBytes bounds the whole trace: the names, kept arguments and
+	// errors of its entries, plus 32 bytes for each. Calls past it still
+	// run (MaxToolCalls bounds them) but have no entry, and
+	// CodeResult.ToolCallsTruncated is set.
+	MaxTraceBytes = 8 << 20
+)
+
+// traceEntryCost is what an entry of the trace costs besides its name,
+// arguments and error.
+const traceEntryCost = 32
+
+// truncatedMark ends a message that was cut to its bound.
+const truncatedMark = " …[truncated]"
+
+// cutMessage cuts s to at most n bytes, marked, on a character boundary.
+// Cutting a cut message, or a longer string that starts like it, gives the
+// same result, so a message cut on both sides of a pipe matches.
+func cutMessage(s string, n int) (string, bool) {
+	if len(s) <= n {
+		return s, false
+	}
+	k := n - len(truncatedMark)
+	for k > 0 && !utf8.RuneStart(s[k]) {
+		k--
+	}
+	return s[:k] + truncatedMark, true
+}
+
+// Errors of copyValue, wrapped in the error it returns.
+var (
+	errCyclic   = errors.New("contains itself")
+	errTooDeep  = fmt.Errorf("is nested deeper than %d levels (MaxValueDepth)", MaxValueDepth)
+	errTooLarge = errors.New("is too large")
+)
+
+// copyValue returns a deep copy of v, a value of the script, that nothing
+// the script keeps can change, and its size measured as its JSON encoding
+// about is. It stops with an error wrapping errTooLarge once the size
+// passes budget (< 0: no budget), errTooDeep past MaxValueDepth and
+// errCyclic for a value that contains itself.
+//
+// Maps, slices and arrays are copied, and so are structs and what pointers
+// point to, unless they are of a named type of a Go package (time.Time, a
+// *big.Int, the interpreter's wrapper of a script value with methods): such
+// a value is copied as Go assigns it, its exported fields deeply, and a
+// pointer to one is shared. Functions and channels are shared.
+func copyValue(v any, budget int64) (out any, size int64, err error) {
+	c := valueCopier{budget: budget}
+	if budget < 0 {
+		c.budget = math.MaxInt64
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			out, err = nil, fmt.Errorf("cannot be copied: %v", r)
+		}
+	}()
+	out = c.value(v, 0)
+	if c.err != nil {
+		return nil, c.size, c.err
+	}
+	return out, c.size, nil
+}
+
+// copyArgs is copyValue for the arguments of a tool call, without budget.
+// A map of scalars (the common case) costs one map.
+func copyArgs(m map[string]any) (map[string]any, int64, error) {
+	if m == nil {
+		return nil, 4, nil
+	}
+	c := valueCopier{budget: math.MaxInt64}
+	out := c.mapAny(m, 0)
+	if c.err != nil {
+		return nil, c.size, c.err
+	}
+	return out, c.size, nil
+}
+
+// valueCopier is the state of one copyValue. A cycle is found without
+// a record of the path: a cyclic value is deeper than MaxValueDepth, and
+// the container met at that depth is then one of those being copied,
+// which leave recognises on the way back.
+type valueCopier struct {
+	budget, size int64
+	err          error
+	trip         uintptr      // the container met at MaxValueDepth
+	tripType     reflect.Type // its type
+}
+
+func (c *valueCopier) add(n int) {
+	c.size += int64(n)
+	if c.size > c.budget && c.err == nil {
+		c.err = errTooLarge
+	}
+}
+
+// enter starts copying the container id at depth; it reports false (and
+// sets c.err) past MaxValueDepth.
+func (c *valueCopier) enter(depth int, id uintptr, t reflect.Type) bool {
+	if c.err != nil {
+		return false
+	}
+	if depth >= MaxValueDepth {
+		c.err, c.trip, c.tripType = errTooDeep, id, t
+		return false
+	}
+	return true
+}
+
+// leave ends copying the container id.
+func (c *valueCopier) leave(id uintptr) {
+	if id != 0 && id == c.trip && c.err == errTooDeep { //nolint:errorlint // set as is by enter
+		c.err = fmt.Errorf("%w (through a %s)", errCyclic, c.tripType)
+	}
+}
+
+// scalarSize is the JSON size of a number about is.
+const scalarSize = 8
+
+// scalarCost returns the size of v when it is a scalar of the fast path.
+func scalarCost(v any) (int, bool) {
+	switch x := v.(type) {
+	case nil:
+		return 4, true
+	case string:
+		return len(x) + 2, true
+	case bool:
+		return 5, true
+	case int, int64, float64, int32, uint8, uint64:
+		return scalarSize, true
+	}
+	return 0, false
+}
+
+func (c *valueCopier) value(v any, depth int) any {
+	if n, ok := scalarCost(v); ok {
+		c.add(n)
+		return v
+	}
+	switch x := v.(type) {
+	case map[string]any:
+		if x == nil {
+			c.add(4)
+			return v
+		}
+		return c.mapAny(x, depth)
+	case []any:
+		if x == nil {
+			c.add(4)
+			return v
+		}
+		id := uintptr(reflect.ValueOf(x).UnsafePointer())
+		if !c.enter(depth, id, reflect.TypeOf(x)) {
+			return nil
+		}
+		defer c.leave(id)
+		out := make([]any, len(x))
+		c.add(2)
+		for i, e := range x {
+			out[i] = c.value(e, depth+1)
+			c.add(1)
+			if c.err != nil {
+				return nil
+			}
+		}
+		return out
+	}
+	rv := reflect.ValueOf(v)
+	cv := c.reflect(rv, depth)
+	if c.err != nil || !mayRefer(rv.Type()) && rv.Kind() != reflect.Struct {
+		return v // nothing to copy: keep v as it is
+	}
+	return cv.Interface()
+}
+
+func (c *valueCopier) mapAny(m map[string]any, depth int) map[string]any {
+	id := uintptr(reflect.ValueOf(m).UnsafePointer())
+	if !c.enter(depth, id, reflect.TypeOf(m)) {
+		return nil
+	}
+	defer c.leave(id)
+	out := make(map[string]any, len(m))
+	c.add(2)
+	for k, e := range m {
+		c.add(len(k) + 4)
+		if n, ok := scalarCost(e); ok {
+			c.add(n)
+			out[k] = e
+			continue
+		}
+		out[k] = c.value(e, depth+1)
+		if c.err != nil {
+			return nil
+		}
+	}
+	return out
+}
+
+// reflect copies the values the fast path of value does not know.
+func (c *valueCopier) reflect(v reflect.Value, depth int) reflect.Value {
+	if c.err != nil {
+		return v
+	}
+	t := v.Type()
+	switch v.Kind() {
+	case reflect.Bool:
+		c.add(5)
+	case reflect.String:
+		c.add(v.Len() + 2)
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+		reflect.Float32, reflect.Float64, reflect.Complex64, reflect.Complex128:
+		c.add(scalarSize)
+	case reflect.Func, reflect.Chan, reflect.UnsafePointer:
+		c.add(4)
+	case reflect.Interface:
+		if v.IsNil() {
+			c.add(4)
+			return v
+		}
+		e := c.reflect(v.Elem(), depth)
+		n := reflect.New(t).Elem()
+		n.Set(e)
+		return n
+	case reflect.Pointer:
+		if v.IsNil() {
+			c.add(4)
+			return v
+		}
+		if t.Elem().PkgPath() != "" {
+			c.add(scalarSize) // shared: see copyValue
+			return v
+		}
+		id := uintptr(v.UnsafePointer())
+		if !c.enter(depth, id, t) {
+			return v
+		}
+		defer c.leave(id)
+		e := c.reflect(v.Elem(), depth+1)
+		p := reflect.New(t.Elem())
+		p.Elem().Set(e)
+		return p
+	case reflect.Map:
+		if v.IsNil() {
+			c.add(4)
+			return v
+		}
+		id := uintptr(v.UnsafePointer())
+		if !c.enter(depth, id, t) {
+			return v
+		}
+		defer c.leave(id)
+		n := reflect.MakeMapWithSize(t, v.Len())
+		c.add(2)
+		it := v.MapRange()
+		for it.Next() {
+			k := c.reflect(it.Key(), depth+1)
+			e := c.reflect(it.Value(), depth+1)
+			c.add(2)
+			if c.err != nil {
+				return v
+			}
+			n.SetMapIndex(k, e)
+		}
+		return n
+	case reflect.Slice:
+		if v.IsNil() {
+			c.add(4)
+			return v
+		}
+		id := uintptr(v.UnsafePointer())
+		if !c.enter(depth, id, t) {
+			return v
+		}
+		defer c.leave(id)
+		n := reflect.MakeSlice(t, v.Len(), v.Len())
+		return c.elems(v, n, depth)
+	case reflect.Array:
+		if !c.enter(depth, 0, t) {
+			return v
+		}
+		return c.elems(v, reflect.New(t).Elem(), depth)
+	case reflect.Struct:
+		if !c.enter(depth, 0, t) {
+			return v
+		}
+		n := reflect.New(t).Elem()
+		n.Set(v)
+		c.add(2)
+		for i := range t.NumField() {
+			f := t.Field(i)
+			if !f.IsExported() {
+				continue // copied as Go assigns it; see copyValue
+			}
+			c.add(len(f.Name) + 4)
+			e := c.reflect(v.Field(i), depth+1)
+			if c.err != nil {
+				return v
+			}
+			if mayRefer(f.Type) {
+				n.Field(i).Set(e)
+			}
+		}
+		return n
+	}
+	return v
+}
+
+// elems copies the elements of the slice or array v into n.
+func (c *valueCopier) elems(v, n reflect.Value, depth int) reflect.Value {
+	et := v.Type().Elem()
+	c.add(2)
+	switch {
+	case et.Kind() == reflect.Uint8:
+		reflect.Copy(n, v)
+		c.add(v.Len()*4/3 + 2) // base64, as JSON has it
+		return n
+	case !mayRefer(et) && et.Kind() != reflect.String:
+		reflect.Copy(n, v)
+		c.add(v.Len() * (scalarSize + 1))
+		return n
+	}
+	for i := range v.Len() {
+		e := c.reflect(v.Index(i), depth+1)
+		c.add(1)
+		if c.err != nil {
+			return v
+		}
+		n.Index(i).Set(e)
+	}
+	return n
+}
+
+var referTypes sync.Map // reflect.Type -> bool
+
+// mayRefer reports whether a value of type t can refer to memory the script
+// can change: it holds a map, slice, pointer or interface (a string does
+// not: Go's strings cannot be changed).
+func mayRefer(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Map, reflect.Slice, reflect.Pointer, reflect.Interface:
+		return true
+	case reflect.Array:
+		return mayRefer(t.Elem())
+	case reflect.Struct:
+		if r, ok := referTypes.Load(t); ok {
+			return r.(bool)
+		}
+		r := false
+		for i := range t.NumField() {
+			if f := t.Field(i); f.IsExported() && mayRefer(f.Type) {
+				r = true
+				break
+			}
+		}
+		referTypes.Store(t, r)
+		return r
+	}
+	return false
+}

@@ -1,0 +1,95 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"time"
+)
+
+// The script's result and tool-call trace, bounded (see MaxValueDepth,
+// MaxTraceBytes and the other bounds in copy.go).
+
+// resultPos records where the result call being made is: the normaliser
+// turns result(x) into result(__ts.ResultAt(line, col, false, x)), and a
+// bare script's final expression e into
+// __ts.SetResult(__ts.ResultAt(line, col, true, e)).
+func (x *execution) resultPos(line, col int, final bool, v any) any {
+	f := 0
+	if final {
+		f = 1
+	}
+	x.mu.Lock()
+	x.resultAt = [3]int{line, col, f}
+	x.mu.Unlock()
+	return v
+}
+
+// setResult is result(v): it keeps a copy of v, so that the script cannot
+// change the result after setting it. A value too large, too deep or
+// cyclic ends the execution at the line of the call.
+func (x *execution) setResult(v any) {
+	x.mu.Lock()
+	at := x.resultAt
+	x.resultAt = [3]int{}
+	x.mu.Unlock()
+	cv, _, err := copyValue(v, int64(x.limits.MaxOutputBytes))
+	if err != nil {
+		cause := x.resultError(at, err)
+		x.fail(cause)
+		panic(cause)
+	}
+	x.mu.Lock()
+	x.value, x.hasValue = cv, true
+	x.mu.Unlock()
+}
+
+// resultError describes a value result() cannot keep.
+func (x *execution) resultError(at [3]int, err error) error {
+	what := "result()"
+	if at[2] == 1 {
+		what = "the final expression"
+	}
+	where := ""
+	if at[0] > 0 {
+		where = fmt.Sprintf(" at line %d", at[0])
+	}
+	if errors.Is(err, errTooLarge) {
+		return &LimitError{Limit: "MaxOutputBytes", Value: int64(x.limits.MaxOutputBytes),
+			Detail: fmt.Sprintf("by the value of %s%s, measured as JSON", what, where)}
+	}
+	return &ScriptError{Line: at[0], Column: at[1], Msg: fmt.Sprintf("%s: the value %v", what, err)}
+}
+
+// traceStart enters a tool call in the trace, with x.mu held, and returns
+// its index, or -1 when the trace is full (MaxTraceBytes).
+func (x *execution) traceStart(name string, args map[string]any, size int64, start time.Time) int {
+	cost := traceEntryCost + int64(len(name))
+	omitted := size > MaxTraceArgBytes
+	if omitted {
+		args = nil
+	} else {
+		cost += size
+	}
+	if x.traceCut || x.traceBytes+cost > MaxTraceBytes {
+		x.traceCut = true
+		return -1
+	}
+	x.traceBytes += cost
+	x.calls = append(x.calls, ToolCall{Name: name, Args: args, ArgsOmitted: omitted})
+	x.starts = append(x.starts, start)
+	return len(x.calls) - 1
+}
+
+// traceEnd completes entry i of the trace, with x.mu held.
+func (x *execution) traceEnd(i int, d time.Duration, err error) {
+	if i < 0 {
+		return
+	}
+	x.calls[i].Duration = d
+	if err != nil {
+		msg, _ := cutMessage(err.Error(), MaxTraceErrorBytes)
+		x.calls[i].Error = msg
+		x.traceBytes += int64(len(msg))
+	}
+	x.starts[i] = time.Time{}
+}
