@@ -2,6 +2,7 @@ package scripts_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"strconv"
@@ -47,6 +48,7 @@ func TestAdversarial_InProcess(t *testing.T) {
 			}
 			res, err := e.Execute(context.Background(), s.Code, demo.Namespace(), opts...)
 			require.NoError(t, err)
+			checkBounded(t, res)
 			assert.Equal(t, s.ReturnCode, res.ReturnCode, "error: %s", res.Error)
 			if s.Error != "" {
 				assert.Contains(t, res.Error, s.Error)
@@ -154,6 +156,7 @@ func TestAdversarial_Isolated(t *testing.T) {
 			}
 			res, err := iso.Execute(context.Background(), s.Code, demo.Namespace(), opts...)
 			require.NoError(t, err)
+			checkBounded(t, res)
 			rc, msg := s.ReturnCode, s.Error
 			if s.IsolatedReturnCode != nil {
 				rc = *s.IsolatedReturnCode
@@ -195,6 +198,22 @@ func TestAdversarial_Isolated(t *testing.T) {
 		}
 	}
 	require.NoError(t, leak)
+}
+
+// checkBounded checks that a result encodes as JSON, within the bounds
+// of its parts: output, error, value and trace.
+func checkBounded(t *testing.T, res engine.CodeResult) {
+	t.Helper()
+	b, err := json.Marshal(res)
+	require.NoError(t, err, "the result must encode")
+	assert.LessOrEqual(t, len(res.Error), engine.MaxErrorBytes)
+	assert.Less(t, len(b), 2*(3*engine.DefaultMaxOutputBytes+engine.MaxErrorBytes+engine.MaxTraceBytes))
+	for _, c := range res.ToolCalls {
+		if c.Name == "customers-get" && c.Args != nil {
+			// result_trace_rewritten_args: what the tool received.
+			assert.NotEqual(t, "forged", fmt.Sprint(c.Args["tags"]))
+		}
+	}
 }
 
 func altMatches(alts []scripts.Alt, res engine.CodeResult) bool {
