@@ -388,7 +388,7 @@ func (interp *Interpreter) parse(src, name string, inc bool) (node ast.Node, err
 		mode |= parser.ParseComments
 	}
 
-	// toolscript patch: look for build constraints and yaegi tags only in
+	// toolscript patch 10: look for build constraints and yaegi tags only in
 	// a source that can hold them; reading them costs a second parse.
 	if strings.Contains(src, "+build") || strings.Contains(src, "go:build") || strings.Contains(src, "yaegi:tags") {
 		if ok, err := interp.buildOk(&interp.context, name, src); !ok || err != nil {

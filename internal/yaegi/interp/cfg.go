@@ -3,6 +3,7 @@ package interp
 import (
 	"fmt"
 	"go/constant"
+	// toolscript patch 4: no "log" (internal errors panic, the host's logger stays untouched)
 	"math"
 	"path"
 	"reflect"
@@ -232,7 +233,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			n.val = nil
 			sc = sc.pushBloc()
 
-			// toolscript patch: whether the body can keep a reference to
+			// toolscript patch 13: whether the body can keep a reference to
 			// a loop variable decides how its iterations store it.
 			loopBody := n.anc != nil && (n.anc.kind == rangeStmt || n.anc.kind == forStmt7)
 			keepsRefs := loopBody && bodyKeepsRefs(n)
@@ -245,7 +246,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					sc.sym[lk.ident] = &symbol{index: kindex, kind: varSym, typ: lk.typ}
 					lk.findex = kindex
 					lk.gen = loopVarKey
-					if !keepsRefs && loopVarTypeShared(lk.typ) {
+					if !keepsRefs && loopVarTypeShared(lk.typ) { // toolscript patch 13
 						lk.gen = loopVarCopy(loopKeySrc)
 					}
 				}
@@ -257,7 +258,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					sc.sym[lv.ident] = &symbol{index: vindex, kind: varSym, typ: lv.typ}
 					lv.findex = vindex
 					lv.gen = loopVarVal
-					if !keepsRefs && loopVarTypeShared(lv.typ) {
+					if !keepsRefs && loopVarTypeShared(lv.typ) { // toolscript patch 13
 						lv.gen = loopVarCopy(loopValSrc)
 					}
 				}
@@ -272,7 +273,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					vindex := sc.add(lv.typ)
 					sc.sym[lv.ident] = &symbol{index: vindex, kind: varSym, typ: lv.typ}
 					lv.findex = vindex
-					if !keepsRefs && loopVarTypeShared(lv.typ) {
+					if !keepsRefs && loopVarTypeShared(lv.typ) { // toolscript patch 13
 						lv.gen = loopVarForShared
 					} else {
 						// The end of the body hands the variable's
@@ -939,7 +940,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 
 		case binaryExpr:
 			wireChild(n)
-			nilSym := interp.universe.symOf(nilIdent)
+			nilSym := interp.universe.symOf(nilIdent) // toolscript patch 9
 			c0, c1 := n.child[0], n.child[1]
 
 			err = check.binaryExpr(n)
@@ -3054,7 +3055,7 @@ func compositeGenerator(n *node, typ *itype, rtyp reflect.Type) (gen bltnGenerat
 		case reflect.Slice, reflect.Array:
 			gen = compositeBinSlice
 		default:
-			panic(n.cfgErrorf("compositeGenerator not implemented for type kind: %s", k))
+			panic(n.cfgErrorf("compositeGenerator not implemented for type kind: %s", k)) // toolscript patch 4
 		}
 	}
 	return gen

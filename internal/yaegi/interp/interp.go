@@ -194,7 +194,7 @@ type Interpreter struct {
 	// toolscript patch 27: the context of a CompileWithContext running.
 	compileWatch atomic.Pointer[compileWatch]
 
-	// toolscript patch: where the last panic started; see PanicSite.
+	// toolscript patch 3: where the last panic started; see PanicSite.
 	panicMu    sync.Mutex
 	panicValue interface{}
 	panicPos   token.Position
@@ -220,7 +220,7 @@ type Interpreter struct {
 	rdir       map[string]bool                  // for src import cycle detection
 	mapTypes   map[reflect.Value][]reflect.Type // special interfaces mapping for wrappers
 
-	// toolscript patch: symbol tables shared with other interpreters
+	// toolscript patch 7: symbol tables shared with other interpreters
 	// (UseShared); they are read, never written, and copied on the
 	// first write (ownPkg).
 	sharedPkg      map[string]bool
@@ -458,7 +458,7 @@ func New(options Options) *Interpreter {
 
 	// fastChan disables the cancellable version of channel operations in evalWithContext
 	i.opt.fastChan, _ = strconv.ParseBool(os.Getenv("YAEGI_FAST_CHAN"))
-	// toolscript patch: channel operations are always cancellable, from
+	// toolscript patch 6: channel operations are always cancellable, from
 	// the start, so code compiled before ExecuteWatch (closures are
 	// generated at compile time) can be stopped too; the host's
 	// environment cannot turn this off.
@@ -496,7 +496,7 @@ const (
 // initUniverse returns the scope of the predeclared identifiers. Its symbols
 // are made on first use (universeSymbol), not all in advance: an
 // interpreter for a short script uses a handful of the fifty (toolscript
-// patch; building them all cost a third of the bytes New allocates).
+// patch 9; building them all cost a third of the bytes New allocates).
 func initUniverse() *scope {
 	return &scope{global: true, universe: true, sym: make(map[string]*symbol, 16)}
 }
@@ -709,7 +709,7 @@ func (interp *Interpreter) EvalWithContext(ctx context.Context, src string) (ref
 // invocation of EvalWithContext.
 func (interp *Interpreter) stop() {
 	atomic.AddUint64(&interp.id, 1)
-	// toolscript patch: idempotent, so Stop may follow a cancellation.
+	// toolscript patch 6: idempotent, so Stop may follow a cancellation.
 	interp.mutex.Lock()
 	defer interp.mutex.Unlock()
 	select {
@@ -720,7 +720,7 @@ func (interp *Interpreter) stop() {
 }
 
 // Stop stops every goroutine the last evaluation left running: loops end
-// at their next step and channel operations return (toolscript patch).
+// at their next step and channel operations return (toolscript patch 6).
 // It may be called after EvalWatch returned, more than once.
 func (interp *Interpreter) Stop() {
 	interp.mutex.RLock()
@@ -734,7 +734,7 @@ func (interp *Interpreter) Stop() {
 // ExecuteWatch is ExecuteWithContext without its data race on the results
 // when ctx ends first, and it also returns a channel closed when the
 // executing goroutine has returned, so a caller whose context ended can
-// wait for the program to unwind (toolscript patch).
+// wait for the program to unwind (toolscript patch 6).
 func (interp *Interpreter) ExecuteWatch(ctx context.Context, p *Program) (reflect.Value, <-chan struct{}, error) {
 	var v reflect.Value
 	var err error
@@ -744,14 +744,14 @@ func (interp *Interpreter) ExecuteWatch(ctx context.Context, p *Program) (reflec
 	interp.cancelChan = !interp.opt.fastChan
 	interp.mutex.Unlock()
 
-	// toolscript patch: generate the node closures here, before the
+	// toolscript patch 8: generate the node closures here, before the
 	// program's goroutine starts: code generation walks deep and would
 	// grow the fresh goroutine's stack (copying it) on every execution.
 	if err := generate(p); err != nil {
 		return reflect.Value{}, closedChan, err
 	}
 
-	// toolscript patch: generate the node closures here, before the
+	// toolscript patch 8: generate the node closures here, before the
 	// program's goroutine starts: code generation walks deep and would
 	// grow the fresh goroutine's stack (copying it) on every execution.
 	if err := generate(p); err != nil {
@@ -782,7 +782,7 @@ func (interp *Interpreter) ExecuteWatch(ctx context.Context, p *Program) (reflec
 }
 
 // growStack grows a new goroutine's stack once, while it is one frame
-// deep, to the size a short program needs (toolscript patch): a reflect
+// deep, to the size a short program needs (toolscript patch 14): a reflect
 // call of fmt made it grow, and copy every frame of the interpreter's
 // deep call chain, in each execution.
 //
@@ -797,7 +797,7 @@ func growStack(i int) byte {
 var closedChan = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
 
 // generate produces a compiled program's node closures once, turning a
-// panic of the generator into an error (toolscript patch).
+// panic of the generator into an error (toolscript patch 8).
 func generate(p *Program) (err error) {
 	if p.generated {
 		return nil
@@ -844,7 +844,7 @@ func (interp *Interpreter) ImportUsed() {
 	for k := range interp.binPkg {
 		// By construction, the package name is the last path element of the key.
 		name := path.Base(k)
-		if sym := sc.symOf(name); sym != nil {
+		if sym := sc.symOf(name); sym != nil { // toolscript patch 9
 			// Handle collision by renaming old and new entries.
 			name2 := key2name(fixKey(sym.typ.path))
 			sc.sym[name2] = sym
@@ -972,7 +972,7 @@ func getPrompt(in io.Reader, out io.Writer) func(reflect.Value) {
 }
 
 // notePanicSite records the position of a panic the first time its value
-// is seen (toolscript patch).
+// is seen (toolscript patch 3).
 func (interp *Interpreter) notePanicSite(v interface{}, at, start *node) {
 	if at == nil {
 		at = start
@@ -991,7 +991,7 @@ func (interp *Interpreter) notePanicSite(v interface{}, at, start *node) {
 }
 
 // PanicSite returns the position and function where the panic with value
-// v started, if the interpreter saw it (toolscript patch).
+// v started, if the interpreter saw it (toolscript patch 3).
 func (interp *Interpreter) PanicSite(v interface{}) (token.Position, string, bool) {
 	interp.panicMu.Lock()
 	defer interp.panicMu.Unlock()

@@ -17,7 +17,7 @@ type Program struct {
 	root    *node
 	init    []*node
 
-	generated bool // node closures generated (toolscript patch)
+	generated bool // node closures generated (toolscript patch 8)
 }
 
 // PackageName returns name used in a package clause.
@@ -116,7 +116,7 @@ func (interp *Interpreter) CompileAST(n ast.Node) (*Program, error) {
 	}
 	interp.mutex.Lock()
 	gs := interp.scopes[pkgName]
-	if interp.universe.symOf(pkgName) == nil {
+	if interp.universe.symOf(pkgName) == nil { // toolscript patch 9
 		// Make the package visible under a path identical to its name.
 		interp.srcPkg[pkgName] = gs.sym
 		interp.universe.sym[pkgName] = &symbol{kind: pkgSym, typ: &itype{cat: srcPkgT, path: pkgName}}
@@ -137,7 +137,7 @@ func (interp *Interpreter) CompileAST(n ast.Node) (*Program, error) {
 		root.cfgDot(dotWriter(dotCmd))
 	}
 
-	return &Program{pkgName: pkgName, root: root, init: initNodes}, nil
+	return &Program{pkgName: pkgName, root: root, init: initNodes}, nil // toolscript patch 8
 }
 
 // Execute executes compiled Go code.
@@ -152,7 +152,7 @@ func (interp *Interpreter) Execute(p *Program) (res reflect.Value, err error) {
 	}()
 
 	// Generate node exec closures.
-	if !p.generated {
+	if !p.generated { // toolscript patch 8
 		if err = genRun(p.root); err != nil {
 			return res, err
 		}

@@ -248,7 +248,7 @@ func runCfg(n *node, f *frame, funcNode, callNode *node) {
 		f.mutex.Lock()
 		f.recovered = recover()
 		if f.recovered != nil {
-			// toolscript patch: remember where the panic started (the
+			// toolscript patch 3: remember where the panic started (the
 			// innermost frame sees it first), before deferred functions
 			// may recover it.
 			n.interp.notePanicSite(f.recovered, originalExecNode(n, exec), n)
@@ -276,7 +276,7 @@ func runCfg(n *node, f *frame, funcNode, callNode *node) {
 
 	dbg := n.interp.debugger
 	if dbg == nil {
-		// toolscript patch: assign the outer exec (it was shadowed), so a
+		// toolscript patch 2: assign the outer exec (it was shadowed), so a
 		// panic is reported at the node that raised it.
 		for exec = n.exec; exec != nil && f.runid() == n.interp.runid(); {
 			exec = exec(f)
@@ -1381,7 +1381,7 @@ func call(n *node) {
 				}
 
 				if bf.Kind() == reflect.Func && bf.IsNil() {
-					// toolscript patch: as in Go, a go statement of a nil
+					// toolscript patch 15: as in Go, a go statement of a nil
 					// function panics where it runs; upstream panicked in
 					// the new goroutine, where nothing recovers, and the
 					// whole process died.
@@ -1501,7 +1501,8 @@ func getFrame(f *frame, l int) *frame {
 }
 
 // Callbin calls a function from a bin import, accessible through reflect.
-// kwargsFuncType is the type of toolscript's tool functions.
+// kwargsFuncType is the type of toolscript's tool functions (toolscript
+// patch 5).
 var kwargsFuncType = reflect.TypeOf((func(map[string]any) (any, error))(nil))
 
 func callBin(n *node) {
@@ -1528,7 +1529,7 @@ func callBin(n *node) {
 	// getMapType returns a reflect type suitable for interface wrapper for functions
 	// with some special processing in case of interface{} argument, i.e. fmt.Printf.
 	var getMapType func(*itype) reflect.Type
-	if lr := n.interp.mapTypesOf(c0.rval); lr != nil {
+	if lr := n.interp.mapTypesOf(c0.rval); lr != nil { // toolscript patch 7
 		getMapType = func(typ *itype) reflect.Type {
 			for _, rt := range lr {
 				if typ.implements(&itype{cat: valueT, rtype: rt}) {
@@ -1544,7 +1545,7 @@ func callBin(n *node) {
 	if n.action == aCallSlice {
 		callFn = func(v reflect.Value, in []reflect.Value) []reflect.Value { return v.CallSlice(in) }
 	} else if funcType == kwargsFuncType {
-		// toolscript patch: call host tools (func(map[string]any) (any,
+		// toolscript patch 5: call host tools (func(map[string]any) (any,
 		// error)) directly rather than through reflect.Value.Call.
 		callFn = func(v reflect.Value, in []reflect.Value) []reflect.Value {
 			fn, ok := v.Interface().(func(map[string]any) (any, error))
@@ -1698,7 +1699,7 @@ func callBin(n *node) {
 					rvalues[i] = genValue(c)
 				}
 			}
-			assign := func(f *frame, out []reflect.Value) {
+			assign := func(f *frame, out []reflect.Value) { // toolscript patch 12
 				for i, v := range rvalues {
 					if v == nil {
 						continue // Skip assign "_".
@@ -1710,7 +1711,7 @@ func callBin(n *node) {
 						// which may be still used in a separate closure.
 						data := getFrame(f, c.level).data
 						if out[i].CanSet() && out[i].Type() == data[c.findex].Type() {
-							// toolscript patch: the result is already a
+							// toolscript patch 12: the result is already a
 							// fresh, settable value of the variable's type.
 							data[c.findex] = out[i]
 							continue
@@ -1723,7 +1724,7 @@ func callBin(n *node) {
 				}
 			}
 			if funcType == kwargsFuncType && n.action != aCallSlice && len(values) == 1 {
-				// toolscript patch: a tool call assigned to its results
+				// toolscript patch 12: a tool call assigned to its results
 				// (r, err := pkg.Tool(args)) makes one allocation for
 				// both results and none for the argument slice. It does
 				// not go through callFn's direct path, whose result
@@ -2125,7 +2126,7 @@ func getFunc(n *node) {
 
 	n.exec = func(f *frame) bltn {
 		fr := f.clone()
-		// toolscript patch: read the slot under the frame's lock, as it is
+		// toolscript patch 1: read the slot under the frame's lock, as it is
 		// written (concurrently, by goroutines whose closures return).
 		f.mutex.Lock()
 		o := getFrame(f, l).data[i]
@@ -2819,7 +2820,7 @@ func mapLit(n *node) {
 	}
 
 	if typ == mapStringAnyType {
-		// toolscript patch: the argument maps of tool calls are built
+		// toolscript patch 12: the argument maps of tool calls are built
 		// natively, not through reflect's SetMapIndex (an allocation and a
 		// conversion per element).
 		n.exec = func(f *frame) bltn {
@@ -2848,7 +2849,8 @@ func mapLit(n *node) {
 	}
 }
 
-// mapStringAnyType is the type of tool arguments, map[string]any.
+// mapStringAnyType is the type of tool arguments, map[string]any
+// (toolscript patch 12).
 var mapStringAnyType = reflect.TypeOf(map[string]any(nil))
 
 func compositeBinMap(n *node) {
@@ -3186,7 +3188,7 @@ func rangeInt(n *node) {
 	}
 }
 
-// bodyKeepsRefs reports whether a loop's body (toolscript patch) has a
+// bodyKeepsRefs reports whether a loop's body (toolscript patch 13) has a
 // closure, an address-of or a slicing: something that could keep a
 // reference to a loop variable beyond its iteration.
 func bodyKeepsRefs(body *node) bool {
@@ -3202,7 +3204,7 @@ func bodyKeepsRefs(body *node) bool {
 }
 
 // loopVarTypeShared reports whether a loop variable of type t cannot be
-// referred to implicitly (toolscript patch): t has no methods that could
+// referred to implicitly (toolscript patch 13): t has no methods that could
 // take the variable's address. With a body that keeps no reference
 // (bodyKeepsRefs), such a variable keeps one storage for all iterations
 // (loopVarCopy, loopVarForShared); otherwise each iteration gets a fresh
@@ -3232,7 +3234,7 @@ func loopVarTypeShared(t *itype) bool {
 }
 
 // loopVarCopy makes the generator of a range loop's key or value variable
-// that keeps one storage for all iterations (toolscript patch): src picks
+// that keeps one storage for all iterations (toolscript patch 13): src picks
 // the node the iteration writes, from the variable's node.
 func loopVarCopy(src func(n *node) *node) bltnGenerator {
 	return func(n *node) {
@@ -3266,7 +3268,7 @@ func loopVarFresh(n, src *node) {
 }
 
 // loopVarForShared makes a three-clause loop's body use the loop's own
-// variable (toolscript patch), so a write in the body carries to the post
+// variable (toolscript patch 13), so a write in the body carries to the post
 // statement and the next iteration, as in Go.
 func loopVarForShared(n *node) {
 	ixn := n.anc.anc.child[0].child[0]
@@ -3278,7 +3280,7 @@ func loopVarForShared(n *node) {
 }
 
 // loopVarForEnd ends the body n of a three-clause loop whose iterations
-// each have their own variable (toolscript patch). As Go specifies, the
+// each have their own variable (toolscript patch 13). As Go specifies, the
 // next iteration's variable starts as this iteration's at the end of its
 // body, and the post statement works on it: without this, a write to the
 // variable in the body was lost.

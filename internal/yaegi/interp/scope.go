@@ -1,6 +1,7 @@
 package interp
 
 import (
+	// toolscript patch 4: no "log" (internal errors panic, the host's logger stays untouched)
 	"reflect"
 	"strconv"
 )
@@ -83,7 +84,7 @@ type scope struct {
 	level       int                // frame level: number of frame indirections to access var during execution
 	sym         map[string]*symbol // map of symbols defined in this current scope
 	global      bool               // true if scope refers to global space (single frame for universe and package level scopes)
-	universe    bool               // the universe scope: predeclared symbols are made on first use (toolscript patch)
+	universe    bool               // the universe scope: predeclared symbols are made on first use (toolscript patch 9)
 	iota        int                // iota value in this scope
 }
 
@@ -138,7 +139,7 @@ func (s *scope) lookup(ident string) (*symbol, int, bool) {
 			return sym, level - s.level, true
 		}
 		if s.anc == nil {
-			if sym := s.predeclared(ident); sym != nil {
+			if sym := s.predeclared(ident); sym != nil { // toolscript patch 9
 				return sym, level - s.level, true
 			}
 			break
@@ -149,7 +150,7 @@ func (s *scope) lookup(ident string) (*symbol, int, bool) {
 }
 
 // predeclared makes, on first use, the symbol of a predeclared identifier
-// in the universe scope (toolscript patch). It returns nil for any other
+// in the universe scope (toolscript patch 9). It returns nil for any other
 // scope or identifier, or when the identifier was declared in the
 // universe since (then the caller has seen it already).
 func (s *scope) predeclared(ident string) *symbol {
@@ -169,7 +170,7 @@ func (s *scope) predeclared(ident string) *symbol {
 }
 
 // symOf returns the symbol of ident declared in this very scope, making a
-// predeclared one first in the universe (toolscript patch).
+// predeclared one first in the universe (toolscript patch 9).
 func (s *scope) symOf(ident string) *symbol {
 	if sym, ok := s.sym[ident]; ok {
 		return sym
@@ -244,7 +245,7 @@ func (s *scope) getType(ident string) *itype {
 // add adds a type to the scope types array, and returns its index.
 func (s *scope) add(typ *itype) (index int) {
 	if typ == nil {
-		panic("nil type")
+		panic("nil type") // toolscript patch 4
 	}
 	index = len(s.types)
 	t := typ.frameType()

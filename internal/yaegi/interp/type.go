@@ -3,7 +3,7 @@ package interp
 import (
 	"fmt"
 	"go/constant"
-	"math"
+	"math" // toolscript patch 25
 	"path"
 	"reflect"
 	"strconv"
@@ -1583,7 +1583,7 @@ func (m methodSet) equals(n methodSet) bool {
 
 // Methods returns a map of method type strings, indexed by method names.
 func (t *itype) methods() methodSet {
-	// toolscript patch: a type that has no methods of its own and cannot
+	// toolscript patch 11: a type that has no methods of its own and cannot
 	// get any from elsewhere has an empty set; callers only read it.
 	switch t.cat {
 	case linkedT, interfaceT, valueT, errorT, ptrT, structT:
@@ -2068,7 +2068,7 @@ func (t *itype) fixDummy(typ reflect.Type) reflect.Type {
 // pointer using unsafe. We thus obtain a usable recursive type definition, except
 // for string representation, as created reflect types are still unnamed.
 func (t *itype) refType(ctx *refTypeContext) reflect.Type {
-	// toolscript patch: a known type needs no context (whose two maps
+	// toolscript patch 11: a known type needs no context (whose two maps
 	// were allocated on every call, and TypeOf calls this often).
 	if ctx == nil && t.rtype != nil && !t.incomplete && t.cat != nilT {
 		return t.rtype

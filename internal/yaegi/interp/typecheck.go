@@ -1053,7 +1053,7 @@ func (check typecheck) convertUntyped(n *node, typ *itype) error {
 		return nil
 	}
 
-	// toolscript patch: the error is made only when returned; making it
+	// toolscript patch 11: the error is made only when returned; making it
 	// on every call cost a formatted message per untyped operand.
 	origTyp := n.typ
 	convErr := func() error { return n.cfgErrorf("cannot convert %s to %s", origTyp.id(), typ.id()) }
@@ -1067,7 +1067,7 @@ func (check typecheck) convertUntyped(n *node, typ *itype) error {
 				n.typ = typ
 			}
 		} else if nkind != tkind {
-			return convErr()
+			return convErr() // toolscript patch 11
 		}
 		return nil
 	}
@@ -1089,7 +1089,7 @@ func (check typecheck) convertUntyped(n *node, typ *itype) error {
 			return nil
 		}
 		if len(n.typ.methods()) > 0 { // untyped cannot be set to iface
-			return convErr()
+			return convErr() // toolscript patch 11
 		}
 		ityp = n.typ.defaultType(n.rval, check.scope)
 		rtyp = ntyp
@@ -1097,14 +1097,14 @@ func (check typecheck) convertUntyped(n *node, typ *itype) error {
 		// TODO(nick): above we are acting on itype, but really it is an rtype check. This is not clear which type
 		// 		 	   plain we are in. Fix this later.
 		if !n.typ.isNil() {
-			return convErr()
+			return convErr() // toolscript patch 11
 		}
 		return nil
 	case n.typ.isNil() && typ.id() == "unsafe.Pointer":
 		n.typ = typ
 		return nil
 	default:
-		return convErr()
+		return convErr() // toolscript patch 11
 	}
 
 	if err := check.representable(n, rtyp); err != nil {
@@ -1113,7 +1113,7 @@ func (check typecheck) convertUntyped(n *node, typ *itype) error {
 	n.rval, err = check.convertConst(n.rval, rtyp)
 	if err != nil {
 		if errors.Is(err, errCantConvert) {
-			return convErr()
+			return convErr() // toolscript patch 11
 		}
 		return n.cfgErrorf(err.Error())
 	}

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"go/constant"
 	"log"
-	"maps"
+	"maps" // toolscript patch 7
 	"math/bits"
 	"os"
 	"path"
@@ -83,7 +83,7 @@ func getWrapper(n *node, t reflect.Type) reflect.Type {
 	// mapTypes may contain composed interfaces wrappers to test against, from
 	// most complex to simplest (guaranteed by construction of mapTypes). Find the
 	// first for which the interpreter type has all the methods.
-	for _, rt := range n.interp.mapTypesOf(w) {
+	for _, rt := range n.interp.mapTypesOf(w) { // toolscript patch 7
 		match := true
 		for i := 1; i < rt.NumField(); i++ {
 			// The interpreter type must have all required wrapper methods.
@@ -101,7 +101,7 @@ func getWrapper(n *node, t reflect.Type) reflect.Type {
 	return w.Type().Elem()
 }
 
-// UseShared is Use without the copy (toolscript patch): the symbol maps of
+// UseShared is Use without the copy (toolscript patch 7): the symbol maps of
 // values, and a "MapTypes" map, are kept by reference and may be shared by
 // any number of interpreters, so they must never be modified afterwards.
 // The interpreter copies a package's map before it writes to it, so a
@@ -145,7 +145,7 @@ func (interp *Interpreter) UseShared(values Exports) error {
 }
 
 // ownPkg returns the interpreter's own, writable symbol map of a binary
-// package, copying a shared one first (toolscript patch).
+// package, copying a shared one first (toolscript patch 7).
 func (interp *Interpreter) ownPkg(importPath string) map[string]reflect.Value {
 	p := interp.binPkg[importPath]
 	if !interp.sharedPkg[importPath] {
@@ -158,7 +158,7 @@ func (interp *Interpreter) ownPkg(importPath string) map[string]reflect.Value {
 }
 
 // mapTypesOf returns the interface wrappers of a binary symbol, from the
-// interpreter's own table or else the shared one (toolscript patch).
+// interpreter's own table or else the shared one (toolscript patch 7).
 func (interp *Interpreter) mapTypesOf(v reflect.Value) []reflect.Type {
 	if lr, ok := interp.mapTypes[v]; ok {
 		return lr
@@ -191,7 +191,7 @@ func (interp *Interpreter) Use(values Exports) error {
 		}
 
 		if interp.binPkg[importPath] == nil {
-			interp.binPkg[importPath] = make(map[string]reflect.Value, len(v))
+			interp.binPkg[importPath] = make(map[string]reflect.Value, len(v)) // toolscript patch 7
 			interp.pkgNames[importPath] = packageName
 		}
 
@@ -225,7 +225,7 @@ func (interp *Interpreter) Use(values Exports) error {
 // Note that it is possible to escape the virtualized stdio by
 // read/write directly to file descriptors 0, 1, 2.
 func fixStdlib(interp *Interpreter) {
-	if interp.binPkg["fmt"] == nil {
+	if interp.binPkg["fmt"] == nil { // toolscript patch 7
 		return
 	}
 	p := interp.ownPkg("fmt")
@@ -240,7 +240,8 @@ func fixStdlib(interp *Interpreter) {
 	p["Scanf"] = reflect.ValueOf(func(f string, a ...interface{}) (n int, err error) { return fmt.Fscanf(stdin, f, a...) })
 	p["Scanln"] = reflect.ValueOf(func(a ...interface{}) (n int, err error) { return fmt.Fscanln(stdin, a...) })
 
-	// Update mapTypes to virtualized symbols as well.
+	// Update mapTypes to virtualized symbols as well (toolscript patch 7:
+	// mapTypesOf reads a shared table).
 	interp.mapTypes[p["Print"]] = interp.mapTypesOf(reflect.ValueOf(fmt.Print))
 	interp.mapTypes[p["Printf"]] = interp.mapTypesOf(reflect.ValueOf(fmt.Printf))
 	interp.mapTypes[p["Println"]] = interp.mapTypesOf(reflect.ValueOf(fmt.Println))
@@ -277,7 +278,8 @@ func fixStdlib(interp *Interpreter) {
 		p["SetPrefix"] = reflect.ValueOf(l.SetPrefix)
 		p["Writer"] = reflect.ValueOf(l.Writer)
 
-		// Update mapTypes to virtualized symbols as well.
+		// Update mapTypes to virtualized symbols as well (toolscript patch 7:
+		// mapTypesOf reads a shared table).
 		interp.mapTypes[p["Print"]] = interp.mapTypesOf(reflect.ValueOf(log.Print))
 		interp.mapTypes[p["Printf"]] = interp.mapTypesOf(reflect.ValueOf(log.Printf))
 		interp.mapTypes[p["Println"]] = interp.mapTypesOf(reflect.ValueOf(log.Println))
