@@ -177,6 +177,8 @@ type opt struct {
 	astDot       bool              // display AST graph (debug)
 	cfgDot       bool              // display CFG graph (debug)
 	noRun        bool              // compile, but do not run
+	maxCallDepth int64             // toolscript patch 31
+	onCallDepth  func(fn string)   // toolscript patch 31
 	fastChan     bool              // disable cancellable chan operations
 	specialStdio bool              // allows os.Stdin, os.Stdout, os.Stderr to not be file descriptors
 	unrestricted bool              // allow use of non-sandboxed symbols
@@ -205,6 +207,10 @@ type Interpreter struct {
 	// Located at start of struct to ensure proper alignment on 32-bit
 	// architectures.
 	id uint64
+
+	// toolscript patch 31: calls is the number of function bodies
+	// running, summed over the program's goroutines.
+	calls atomic.Int64
 
 	// nindex is a node number incremented for each new node.
 	// It is used for debug (AST and CFG graphs). As it is atomically
@@ -344,6 +350,15 @@ type Options struct {
 	// See example/fs/fs_test.go for an example.
 	SourcecodeFilesystem fs.FS
 
+	// toolscript patch 31: MaxCallDepth, if positive, bounds the function
+	// calls in progress at once, summed over the program's goroutines,
+	// whatever the path of the call (direct, a closure, a method value,
+	// native code calling back). The call that exceeds it calls
+	// OnCallDepth with the function's name and goes on (OnCallDepth is
+	// expected to stop the interpreter), or panics if OnCallDepth is nil.
+	MaxCallDepth int
+	OnCallDepth  func(fn string)
+
 	// Unrestricted allows to run non sandboxed stdlib symbols such as os/exec and environment
 	Unrestricted bool
 
@@ -431,6 +446,8 @@ func New(options Options) *Interpreter {
 		}
 	}
 
+	// toolscript patch 31: the call depth bound.
+	i.opt.maxCallDepth, i.opt.onCallDepth = int64(options.MaxCallDepth), options.OnCallDepth
 	if options.SourcecodeFilesystem != nil {
 		i.opt.filesystem = options.SourcecodeFilesystem
 	}

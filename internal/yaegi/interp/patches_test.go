@@ -5,10 +5,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"reflect"
 	"strings"
 	"sync"
 	"testing"
+	"time"
+
+	"github.com/traefik/yaegi/stdlib"
 )
 
 // TestUseSharedCopiesOnWrite checks that a shared symbol table is read by
@@ -623,4 +627,186 @@ func f() { x := 1; t := T{1}; defer rec.Add(x); defer addT(t); x = 2; t.A = 2 }`
 			}
 		})
 	}
+}
+
+// TestStopFailsNativeCallers checks that stopping a program makes a native
+// loop that calls the script (an io.Reader drained by a host function)
+// end, on the program's goroutine and on a goroutine of the script, for a
+// method, a method value and a closure, and that the stop's panic does
+// not reach the process (patch 30).
+func TestStopFailsNativeCallers(t *testing.T) {
+	for _, tc := range []struct{ name, main string }{
+		{"method on main", `host.Drain(R{})`},
+		{"method in a goroutine", `go host.Drain(R{}); select {}`},
+		{"method value", `host.DrainFunc(R{}.Read)`},
+		{"closure in a goroutine", `go host.DrainFunc(func(p []byte) (int, error) { host.Ready(); return 0, nil }); select {}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			drained := make(chan any, 1)
+			drain := func(read func([]byte) (int, error)) {
+				defer func() { drained <- recover() }()
+				buf := make([]byte, 8)
+				for { // as io.Copy does: until an error
+					if _, err := read(buf); err != nil {
+						return
+					}
+				}
+			}
+			it := New(Options{})
+			if err := it.Use(stdlib.Symbols); err != nil {
+				t.Fatal(err)
+			}
+			if err := it.Use(Exports{"host/host": {
+				"Ready":     reflect.ValueOf(cancel),
+				"Drain":     reflect.ValueOf(func(r io.Reader) { drain(r.Read) }),
+				"DrainFunc": reflect.ValueOf(drain),
+			}}); err != nil {
+				t.Fatal(err)
+			}
+			prog, err := it.Compile(`package main
+import "host"
+type R struct{}
+func (R) Read(p []byte) (int, error) { host.Ready(); return 0, nil }
+func main() { ` + tc.main + ` }`)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, running, _ := it.ExecuteWatch(ctx, prog)
+			it.Stop()
+			select {
+			case r := <-drained:
+				if r != ErrStopped {
+					t.Fatalf("the native loop ended with %v, want a panic of ErrStopped", r)
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatal("the native loop still runs after the stop")
+			}
+			select {
+			case <-running:
+			case <-time.After(10 * time.Second):
+				t.Fatal("the program did not unwind")
+			}
+		})
+	}
+}
+
+// TestStoppedDeferredNativeCallsRun checks that a stopped goroutine still
+// makes its deferred native calls (a wg.Done that the program's main
+// waits for), while its deferred script functions do nothing (patch 30).
+func TestStoppedDeferredNativeCallsRun(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var mu sync.Mutex
+	var ran []string
+	it := New(Options{})
+	if err := it.Use(stdlib.Symbols); err != nil {
+		t.Fatal(err)
+	}
+	if err := it.Use(Exports{"host/host": {
+		"Ready": reflect.ValueOf(cancel),
+		"Note":  reflect.ValueOf(func(s string) { mu.Lock(); ran = append(ran, s); mu.Unlock() }),
+	}}); err != nil {
+		t.Fatal(err)
+	}
+	prog, err := it.Compile(`package main
+import ("host"; "sync")
+func main() {
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		defer func() { host.Note("deferred script function") }()
+		host.Ready()
+		for {}
+	}()
+	wg.Wait()
+	host.Note("after Wait")
+}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, running, _ := it.ExecuteWatch(ctx, prog)
+	it.Stop()
+	select {
+	case <-running:
+	case <-time.After(10 * time.Second):
+		t.Fatal("main stays blocked in wg.Wait: the stopped goroutine's deferred wg.Done did not run")
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(ran) != 0 {
+		t.Fatalf("script code ran after the stop: %v", ran)
+	}
+}
+
+// TestMaxCallDepth checks that the call depth is counted whatever the
+// path of the call: direct, a closure in a map, a method value, a
+// function parameter, and a String method that native fmt calls back
+// (patch 31).
+func TestMaxCallDepth(t *testing.T) {
+	for _, tc := range []struct{ name, src, fn string }{
+		{"direct", `func f(n int) int { return f(n+1) + 1 }
+func main() { f(0) }`, "f"},
+		{"closure in a map", `func main() {
+	m := map[string]func(int) int{}
+	m["f"] = func(n int) int { return m["f"](n+1) }
+	m["f"](0)
+}`, "func literal at line 4"},
+		{"method value", `type T struct{ next func() }
+func (t T) M() { t.next() }
+func main() {
+	var f func()
+	f = T{next: func() { f() }}.M
+	f()
+}`, ""}, // M, or the literal at line 6
+		{"function parameter", `func apply(g func(int) int, n int) int { return g(n) }
+func main() {
+	var h func(int) int
+	h = func(n int) int { return apply(h, n+1) }
+	h(0)
+}`, ""},
+		{"String through fmt", `import "fmt"
+type T struct{ n int }
+func (t T) String() string { return fmt.Sprint(t) }
+func main() { fmt.Sprint(T{1}) }`, "String"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var it *Interpreter
+			var mu sync.Mutex
+			var names []string
+			it = New(Options{MaxCallDepth: 200, OnCallDepth: func(fn string) {
+				mu.Lock()
+				names = append(names, fn)
+				mu.Unlock()
+				it.Stop()
+			}})
+			if err := it.Use(stdlib.Symbols); err != nil {
+				t.Fatal(err)
+			}
+			prog, err := it.Compile("package main\n" + tc.src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, running, _ := it.ExecuteWatch(context.Background(), prog)
+			select {
+			case <-running:
+			case <-time.After(10 * time.Second):
+				t.Fatal("the program did not end")
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if len(names) == 0 || !strings.Contains(names[0], tc.fn) {
+				t.Fatalf("OnCallDepth got %v, want a call of %s", names, tc.fn)
+			}
+		})
+	}
+	t.Run("no hook", func(t *testing.T) {
+		it := New(Options{MaxCallDepth: 50})
+		_, err := it.Eval("package main\nfunc f(n int) int { return f(n+1) + 1 }\nfunc main() { f(0) }")
+		if err == nil || !strings.Contains(err.Error(), "call depth exceeds 50 in function f") {
+			t.Fatalf("got %v, want the call depth error", err)
+		}
+	})
 }

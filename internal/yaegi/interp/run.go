@@ -244,7 +244,29 @@ func panicFunc(s *scope) string {
 // runCfg executes a node AST by walking its CFG and running node builtin at each step.
 func runCfg(n *node, f *frame, funcNode, callNode *node) {
 	var exec bltn
+	in := n.interp
+	if in.opt.maxCallDepth > 0 { // toolscript patch 31
+		in.enterCall(funcNode)
+	}
 	defer func() {
+		if in.opt.maxCallDepth > 0 { // toolscript patch 31
+			in.leaveCall()
+		}
+		if f.runid() != in.runid() {
+			// toolscript patch 30: stopped. The deferred native calls
+			// still run (a wg.Done or mu.Unlock another goroutine
+			// waits for), the script's do nothing, and nothing recovers:
+			// a panic goes on to the goroutine's top, one panic
+			// unwinding every frame in linear time (a recover and a new
+			// panic per frame take time quadratic in the depth).
+			f.mutex.RLock()
+			deferred := f.deferred
+			f.mutex.RUnlock()
+			for _, val := range deferred {
+				callStopped(val)
+			}
+			return
+		}
 		f.mutex.Lock()
 		f.recovered = recover()
 		if f.recovered != nil {
@@ -1101,6 +1123,9 @@ func genFunctionWrapper(n *node) func(*frame) reflect.Value {
 
 			// Interpreter code execution.
 			runCfg(start, fr, def, n)
+			// toolscript patch 30: a stopped function fails its caller
+			// (native code, often) instead of returning zero values.
+			start.interp.failIfStopped(fr)
 
 			return fr.data[:numRet]
 		})
@@ -1387,7 +1412,7 @@ func call(n *node) {
 					// whole process died.
 					panic(errors.New("go of nil func value"))
 				}
-				go callf(in)
+				go n.interp.goroutine(f.runid(), func() { callf(in) }) // toolscript patch 30
 				return tnext
 			}
 
@@ -1463,7 +1488,7 @@ func call(n *node) {
 
 		// Execute function body
 		if goroutine {
-			go runCfg(def.child[3].start, nf, def, n)
+			go n.interp.goroutine(nf.runid(), func() { runCfg(def.child[3].start, nf, def, n) }) // toolscript patch 30
 			return tnext
 		}
 		runCfg(def.child[3].start, nf, def, n)
@@ -2161,6 +2186,7 @@ func getFunc(n *node) {
 
 			// Interpreter code execution.
 			runCfg(n.child[3].start, fr2, n, n)
+			n.interp.failIfStopped(fr2) // toolscript patch 30
 
 			// toolscript patch 20: give the slot back its earlier value
 			// (so the frames of closures run one after another do not

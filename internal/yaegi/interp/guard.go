@@ -1,0 +1,87 @@
+package interp
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+)
+
+// toolscript patches 30 and 31: a stopped program fails the native calls
+// that call back into it, and the interpreter bounds the depth of calls.
+
+// ErrStopped is the panic value of a script function that native code (or
+// a reflect call of a closure) calls, or that is running, when the
+// interpreter stops (toolscript patch 30). Upstream returned zero values
+// from it instead, so a native loop calling the script (an io.Reader of
+// the script given to io.Copy) spun forever once the script was stopped;
+// the panic unwinds the native call and ends the goroutine.
+var ErrStopped = errors.New("interp: the program was stopped")
+
+// failIfStopped panics with ErrStopped if the interpreter stopped since f
+// was made (toolscript patch 30).
+func (interp *Interpreter) failIfStopped(f *frame) {
+	if f.runid() != interp.runid() {
+		panic(ErrStopped)
+	}
+}
+
+// goroutine runs fn, the body of a go statement, for a run of id
+// (toolscript patch 30): once the interpreter has stopped, whatever
+// panic reaches the goroutine's top (ErrStopped, or a panic that the stop
+// kept the script's deferred functions from recovering) ends the
+// goroutine instead of the process.
+func (interp *Interpreter) goroutine(id uint64, fn func()) {
+	defer func() {
+		if interp.runid() == id {
+			return // a panic, if any, goes on as upstream's did
+		}
+		_ = recover()
+	}()
+	fn()
+}
+
+// callStopped makes a deferred call of a stopped function; its panic, if
+// any (ErrStopped from a function of the script), is dropped (toolscript
+// patch 30).
+func callStopped(val []reflect.Value) {
+	defer func() { _ = recover() }()
+	val[0].Call(val[1:])
+}
+
+// enterCall counts a function body that starts running (toolscript patch
+// 31); leaveCall counts it done.
+func (interp *Interpreter) enterCall(def *node) {
+	if interp.calls.Add(1) <= interp.opt.maxCallDepth {
+		return
+	}
+	name := funcName(def)
+	if h := interp.opt.onCallDepth; h != nil {
+		h(name)
+		return
+	}
+	interp.calls.Add(-1)
+	panic(fmt.Errorf("call depth exceeds %d in function %s", interp.opt.maxCallDepth, name))
+}
+
+func (interp *Interpreter) leaveCall() { interp.calls.Add(-1) }
+
+// funcName names the function of a declaration or literal node: its name,
+// or for a literal the variable it is assigned to (f = func...).
+func funcName(def *node) string {
+	if def == nil {
+		return "main"
+	}
+	switch def.kind {
+	case funcDecl:
+		if len(def.child) > 1 && def.child[1].kind == identExpr {
+			return def.child[1].ident
+		}
+	case funcLit:
+		if a := def.anc; a != nil && (a.kind == assignStmt || a.kind == defineStmt) && len(a.child) == 2 && a.child[1] == def && a.child[0].kind == identExpr {
+			return a.child[0].ident
+		}
+		pos := def.interp.fset.Position(def.pos)
+		return fmt.Sprintf("func literal at line %d", pos.Line)
+	}
+	return "main"
+}
