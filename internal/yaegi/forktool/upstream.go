@@ -193,7 +193,7 @@ func (r *suiteRunner) setup() error {
 		return err
 	}
 	h := sha256.New()
-	fmt.Fprintln(h, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+	fmt.Fprintln(h, "native-build v2", runtime.Version(), runtime.GOOS, runtime.GOARCH)
 	if err := hashTree(h, filepath.Join(r.updir, "_test")); err != nil {
 		return err
 	}
@@ -224,9 +224,13 @@ func hashTree(w io.Writer, dir string) error {
 
 // tree lays out upstream's module as $GOPATH/src/github.com/traefik/yaegi
 // (the layout its tests expect), with src in place of upstream's interp
-// and internal/unsafe2 sources when src is not nil. It returns the GOPATH.
+// and internal/unsafe2 sources when src is not nil. It returns the GOPATH,
+// the same for upstream and the fork (a program's output may name it).
 func (r *suiteRunner) tree(name string, src sourceSet) (string, error) {
-	gopath := filepath.Join(r.tmp, name)
+	gopath := filepath.Join(r.tmp, "gopath")
+	if err := os.RemoveAll(gopath); err != nil {
+		return "", err
+	}
 	mod := filepath.Join(gopath, "src", filepath.FromSlash(upstreamModule))
 	if err := copyTree(r.updir, mod); err != nil {
 		return "", err
@@ -288,7 +292,7 @@ func (r *suiteRunner) goTest(gopath string) (*suiteResult, error) {
 		cacheRoot = os.TempDir()
 	}
 	env := []string{"GOPATH=" + gopath, "GOMODCACHE=" + goEnv("GOMODCACHE"), "GOFLAGS=-mod=mod", "GOWORK=off",
-		"FORKTOOL_NATIVE_CACHE=" + filepath.Join(cacheRoot, "toolscript-yaegi-native", r.nativeKey), "FORKTOOL_REAL_GO=" + r.realGo}
+		"FORKTOOL_NATIVE_CACHE=" + filepath.Join(cacheRoot, "toolscript-yaegi-native", r.nativeKey), "FORKTOOL_REAL_GO=" + r.realGo, "FORKTOOL_TREE=" + mod}
 	for _, kv := range os.Environ() {
 		k, _, _ := strings.Cut(kv, "=")
 		switch {
@@ -411,8 +415,8 @@ func cmdNativeBuild(args []string) error {
 		return errors.New("native-build bin file")
 	}
 	bin, file := args[0], args[1]
-	realGo, dir := os.Getenv("FORKTOOL_REAL_GO"), os.Getenv("FORKTOOL_NATIVE_CACHE")
-	if realGo == "" || dir == "" {
+	realGo, dir, tree := os.Getenv("FORKTOOL_REAL_GO"), os.Getenv("FORKTOOL_NATIVE_CACHE"), os.Getenv("FORKTOOL_TREE")
+	if realGo == "" || dir == "" || tree == "" {
 		return errors.New("native-build runs under forktool upstream only")
 	}
 	base := filepath.Join(dir, filepath.Base(file))
@@ -443,16 +447,26 @@ func cmdNativeBuild(args []string) error {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return err
 		}
-		if err := os.WriteFile(base+".out", out, 0o644); err != nil {
+		// The tree's path differs between runs: the cache keeps a
+		// placeholder.
+		if err := os.WriteFile(base+".out", bytes.ReplaceAll(out, []byte(tree), []byte(treeMark)), 0o644); err != nil {
 			return err
 		}
 		if err := os.WriteFile(base+".code", code, 0o644); err != nil {
 			return err
 		}
+	} else {
+		out = bytes.ReplaceAll(out, []byte(treeMark), []byte(tree))
 	}
-	script := fmt.Sprintf("#!/bin/sh\ncat %q\nexit %s\n", base+".out", strings.TrimSpace(string(code)))
+	if err := os.WriteFile(bin+".out", out, 0o644); err != nil {
+		return err
+	}
+	script := fmt.Sprintf("#!/bin/sh\ncat %q\nexit %s\n", bin+".out", strings.TrimSpace(string(code)))
 	return os.WriteFile(bin, []byte(script), 0o755)
 }
+
+// treeMark stands for the tree's path in cached outputs.
+const treeMark = "\x00FORKTOOL_TREE\x00"
 
 // baseline is the content of baselineFile.
 type baseline struct {
