@@ -2,6 +2,7 @@ package scripts_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"strconv"
@@ -59,6 +60,7 @@ func TestAdversarial_InProcess(t *testing.T) {
 			opts := []engine.Option{engine.WithTimeout(scriptTimeout(s, s.ReturnCode))}
 			res, err := e.Execute(context.Background(), s.Code, demo.Namespace(), opts...)
 			require.NoError(t, err)
+			checkBounded(t, res)
 			assert.Equal(t, s.ReturnCode, res.ReturnCode, "error: %s", res.Error)
 			if s.Error != "" {
 				assert.Contains(t, res.Error, s.Error)
@@ -169,6 +171,7 @@ func TestAdversarial_Isolated(t *testing.T) {
 			opts := []engine.Option{engine.WithTimeout(scriptTimeout(s, rc))}
 			res, err := iso.Execute(context.Background(), s.Code, demo.Namespace(), opts...)
 			require.NoError(t, err)
+			checkBounded(t, res)
 			if s.IsolatedError != "" {
 				msg = s.IsolatedError
 			}
@@ -206,6 +209,22 @@ func TestAdversarial_Isolated(t *testing.T) {
 		}
 	}
 	require.NoError(t, leak)
+}
+
+// checkBounded checks that a result encodes as JSON, within the bounds
+// of its parts: output, error, value and trace.
+func checkBounded(t *testing.T, res engine.CodeResult) {
+	t.Helper()
+	b, err := json.Marshal(res)
+	require.NoError(t, err, "the result must encode")
+	assert.LessOrEqual(t, len(res.Error), engine.MaxErrorBytes)
+	assert.Less(t, len(b), 2*(3*engine.DefaultMaxOutputBytes+engine.MaxErrorBytes+engine.MaxTraceBytes))
+	for _, c := range res.ToolCalls {
+		if c.Name == "customers-get" && c.Args != nil {
+			// result_trace_rewritten_args: what the tool received.
+			assert.NotEqual(t, "forged", fmt.Sprint(c.Args["tags"]))
+		}
+	}
 }
 
 func altMatches(alts []scripts.Alt, res engine.CodeResult) bool {
