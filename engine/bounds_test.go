@@ -12,6 +12,7 @@ import (
 
 	"github.com/toolscript/toolscript/engine"
 	"github.com/toolscript/toolscript/projection"
+	"github.com/toolscript/toolscript/sandbox"
 )
 
 // bothRuntimes returns the in-process and the isolated runtime.
@@ -215,7 +216,9 @@ func (e errorString) Error() string { return string(e) }
 func TestIsolated_FrameLimit(t *testing.T) {
 	ns := nsOf(projection.MustDirect("huge", func(map[string]any) (any, error) { return strings.Repeat("h", engine.MaxFrameBytes), nil }, "A huge result."))
 	ns.Add(projection.MustDirect("take", func(map[string]any) (any, error) { return nil, nil }, "Takes anything."))
-	iso := newIsolated(t, engine.IsolatedConfig{Workers: 1})
+	// Room for the large values (and the race detector) under the
+	// worker's OS memory limit: the frame limit must be what stops them.
+	iso := newIsolated(t, engine.IsolatedConfig{Workers: 1, OS: sandbox.Limits{MemoryBytes: 4 << 30}})
 	tests := []struct {
 		name, code string
 		limits     engine.Limits
