@@ -513,7 +513,7 @@ func (r *hostRun) finish(f wire.Frame) CodeResult {
 	// own trace is used when the worker dies.
 	res.ToolCalls = calls
 	if reply.Retire {
-		r.e.pool.Kill(r.w, "retired: CPU time budget used")
+		r.e.pool.Kill(r.w, "retired: CPU time budget used, or the package state changed")
 		return res
 	}
 	if res.ReturnCode == CodeOK {

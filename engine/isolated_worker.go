@@ -61,7 +61,9 @@ func ServeWorker() (int, error) {
 			return nil
 		},
 		Serve: func(c *sandbox.Conn) error {
-			return newWorkerServer(c, eng).serve()
+			ws := newWorkerServer(c, eng)
+			ws.state = takeStateBaseline() // before any script runs
+			return ws.serve()
 		},
 	})
 }
@@ -79,9 +81,10 @@ func ServeWorker() (int, error) {
 // tools without pause the host's frames are handled at once, and a
 // cancellation waits at most about 2*parkCheck otherwise.
 type workerServer struct {
-	c   *sandbox.Conn
-	eng *Engine
-	seq atomic.Uint64 // tool call ids
+	c     *sandbox.Conn
+	eng   *Engine
+	state stateBaseline // the package state at start
+	seq   atomic.Uint64 // tool call ids
 
 	rmu     sync.Mutex    // held to read c.R
 	kick    chan struct{} // wakes the parked serve loop (buffered, 1)
@@ -256,6 +259,9 @@ func (ws *workerServer) run(ctx context.Context, cancel context.CancelCauseFunc,
 	// The serve loop reads again (the next run comes through it).
 	ws.wake()
 	reply.Retire = !sandbox.SetRunCPU(req.RunCPU)
+	// A run that changed the package state it could reach retires the
+	// worker (see stateBaseline).
+	reply.Retire = reply.Retire || ws.state.changed(req.Code)
 	cancel(errEnded)
 	if reply.Trace > 0 {
 		if err := ws.c.W.Write(wire.Frame{Type: typeTrace, ID: id, Body: trace}); err != nil {

@@ -1,13 +1,19 @@
 package engine
 
 import (
+	"encoding/base64"
+	"encoding/binary"
+	"fmt"
 	"hash"
 	"hash/crc32"
+	"hash/maphash"
 	"math/rand"
 	randv2 "math/rand/v2"
 	"reflect"
+	"sort"
 	"sync"
 	"time"
+	"unicode"
 
 	"github.com/toolscript/toolscript/internal/texttemplate"
 	"github.com/toolscript/toolscript/internal/tzdb"
@@ -402,4 +408,149 @@ func hasRefs(t reflect.Type) bool {
 		}
 	}
 	return false
+}
+
+// stateBaseline holds fingerprints of the host package state that scripts
+// must not change: time.UTC and time.Local under "time", and each copied
+// package variable (with the tables it holds) under "path.name". The
+// isolated worker takes one when it starts; after each run it checks the
+// parts the script could reach (time if its text says "time", the
+// variables whose names it has, as packageCopies reads them), and retires
+// when one differs, so a worker whose state a script changed (through a
+// hole this file does not know of) never serves another run.
+type stateBaseline map[string]uint64
+
+var stateSeed = maphash.MakeSeed()
+
+// takeStateBaseline fingerprints every part of the state.
+func takeStateBaseline() stateBaseline {
+	b := stateBaseline{"time": fingerprint(fingerprintTime)}
+	for path, vars := range loadSymbols().copies {
+		for name, v := range vars {
+			b[path+"."+name] = fingerprint(func(h *fpBuf) { fingerprintValue(h, v) })
+		}
+	}
+	return b
+}
+
+// changed reports whether a part of the state that code could reach
+// differs from the baseline.
+func (b stateBaseline) changed(code string) bool {
+	if mentions(code, "time") && fingerprint(fingerprintTime) != b["time"] {
+		return true
+	}
+	names := loadSymbols().copyNames
+	for i := 0; i < len(code); {
+		if !isIdentByte(code[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(code) && isIdentByte(code[j]) {
+			j++
+		}
+		for _, cv := range names[code[i:j]] {
+			if fingerprint(func(h *fpBuf) { fingerprintValue(h, cv.host) }) != b[cv.path+"."+cv.name] {
+				return true
+			}
+		}
+		i = j
+	}
+	return false
+}
+
+func fingerprintTime(h *fpBuf) {
+	for _, loc := range []*time.Location{time.UTC, time.Local} {
+		h.WriteString(loc.String())
+		for _, sec := range []int64{0, 1e9, 1.7e9, 2e9, 4e9} {
+			name, off := time.Unix(sec, 0).In(loc).Zone()
+			h.WriteString(name)
+			writeInt(h, int64(off))
+		}
+	}
+}
+
+func fingerprint(f func(h *fpBuf)) uint64 {
+	var h fpBuf
+	f(&h)
+	return maphash.Bytes(stateSeed, h.b)
+}
+
+// fpBuf gathers the bytes of a fingerprint, hashed once at the end.
+type fpBuf struct{ b []byte }
+
+func (h *fpBuf) WriteString(s string) { h.b = append(h.b, s...) }
+
+func writeInt(h *fpBuf, v int64) { h.b = binary.LittleEndian.AppendUint64(h.b, uint64(v)) }
+
+// fingerprintValue writes the content of the host value v: the types the
+// copied variables have, and any other by its printed form.
+func fingerprintValue(h *fpBuf, v reflect.Value) {
+	switch x := v.Interface().(type) {
+	case *unicode.RangeTable:
+		fingerprintTable(h, x)
+	case map[string]*unicode.RangeTable:
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			h.WriteString(k)
+			fingerprintTable(h, x[k])
+		}
+	case []*unicode.RangeTable:
+		for _, t := range x {
+			fingerprintTable(h, t)
+		}
+	case []unicode.CaseRange:
+		fingerprintCases(h, x)
+	case unicode.SpecialCase:
+		fingerprintCases(h, x)
+	case *crc32.Table:
+		for _, e := range x {
+			writeInt(h, int64(e))
+		}
+	case *base64.Encoding:
+		h.WriteString(x.EncodeToString(base64Probe))
+		_, err := x.DecodeString("-_+/")
+		h.WriteString(fmt.Sprint(err))
+	default:
+		h.WriteString(fmt.Sprintf("%#v", x))
+	}
+}
+
+// fingerprintTable writes a table's identity and content.
+func fingerprintTable(h *fpBuf, x *unicode.RangeTable) {
+	writeInt(h, int64(uintptr(reflect.ValueOf(x).UnsafePointer())))
+	writeInt(h, int64(x.LatinOffset))
+	for _, r := range x.R16 {
+		writeInt(h, int64(r.Lo)|int64(r.Hi)<<16|int64(r.Stride)<<32)
+	}
+	writeInt(h, -1)
+	for _, r := range x.R32 {
+		writeInt(h, int64(r.Lo)|int64(r.Hi)<<32)
+		writeInt(h, int64(r.Stride))
+	}
+}
+
+// base64Probe holds every 6-bit value once, so its encoding shows the
+// whole alphabet.
+var base64Probe = func() []byte {
+	var b []byte
+	for i := 0; i < 64; i += 4 {
+		v := i<<18 | (i+1)<<12 | (i+2)<<6 | (i + 3)
+		b = append(b, byte(v>>16), byte(v>>8), byte(v))
+	}
+	return b
+}()
+
+func fingerprintCases(h *fpBuf, cs []unicode.CaseRange) {
+	writeInt(h, int64(len(cs)))
+	for _, c := range cs {
+		writeInt(h, int64(c.Lo)|int64(c.Hi)<<32)
+		for _, d := range c.Delta {
+			writeInt(h, int64(d))
+		}
+	}
 }

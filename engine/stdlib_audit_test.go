@@ -3,6 +3,7 @@ package engine
 import (
 	"flag"
 	"fmt"
+	"io/fs"
 	"os"
 	"reflect"
 	"sort"
@@ -286,9 +287,7 @@ func TestScriptSymbols_DenylistCatches(t *testing.T) {
 		name string
 		fn   any
 	}{
-		{"ParseFS", func(fsys interface {
-			Open(string) (*os.File, error)
-		}) {}},
+		{"ParseFS", func(fsys fs.FS) {}},
 		{"Open", func(p string) (*os.File, error) { return nil, nil }},
 		{"LoadLocation", func(string) {}},
 	} {
