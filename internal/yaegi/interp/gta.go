@@ -415,13 +415,49 @@ func (interp *Interpreter) gtaRetry(nodes []*node, importPath, pkgName string) e
 				return err
 			}
 		case defineStmt, funcDecl:
-			if err, ok := n.meta.(error); ok {
+			if err := ownError(revisit); err != nil { // toolscript patch 19
 				return err
 			}
 		}
 		return n.cfgErrorf("constant definition loop")
 	}
 	return nil
+}
+
+// ownError returns the first error of a pending declaration that is its
+// own, not an undefined pending constant (toolscript patch 19).
+func ownError(pending []*node) error {
+	for _, n := range pending {
+		if n.kind != defineStmt && n.kind != funcDecl {
+			continue
+		}
+		if err, ok := n.meta.(error); ok && !pendingConst(err, pending) {
+			return err
+		}
+	}
+	return nil
+}
+
+// pendingConst reports whether err is "undefined: X" for a constant X
+// that one of the pending declarations declares: a definition loop, not
+// an error of the constant's own (toolscript patch 19; with patch 28, a
+// loop was reported as an undefined constant).
+func pendingConst(err error, pending []*node) bool {
+	ce, ok := err.(*cfgError)
+	if !ok || ce.node == nil || ce.node.kind != identExpr {
+		return false
+	}
+	for _, p := range pending {
+		if p.anc == nil || p.anc.kind != constDecl {
+			continue
+		}
+		for i := 0; i < p.nleft && i < len(p.child); i++ {
+			if p.child[i].ident == ce.node.ident {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func definedType(typ *itype) error {

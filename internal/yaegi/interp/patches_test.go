@@ -810,3 +810,20 @@ func main() { fmt.Sprint(T{1}) }`, "String"},
 		}
 	})
 }
+
+// TestConstLoop checks patch 19: a loop of package constants is reported
+// as one (upstream's message), while a constant that fails on its own
+// keeps its own error (patch 28), as Go reports "undefined: zz".
+func TestConstLoop(t *testing.T) {
+	cases := []struct{ src, want string }{
+		{"package main\n\nconst (\n\ta = 2\n\tb = c + d\n\tc = a + d\n\td = e + f\n\te = b + 2\n\tf = 4\n)\n\nfunc main() { println(b) }\n", "5:2: constant definition loop"},
+		{"package main\n\nconst a = zz + 1\n\nfunc main() { println(a) }\n", "3:11: undefined: zz"},
+		{"package main\n\nconst (\n\tb = c\n\tc = zz\n)\n\nfunc main() { println(b) }\n", "undefined: zz"},
+	}
+	for _, c := range cases {
+		_, err := New(Options{}).Eval(c.src)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("got %v, want an error with %q", err, c.want)
+		}
+	}
+}
