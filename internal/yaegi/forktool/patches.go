@@ -316,12 +316,82 @@ func series(base, fork sourceSet, order []readmePatch) ([]fileSeries, []string, 
 			}
 			start = end
 		}
-		fs.groups = gs
+		var split []group
+		for _, g := range gs {
+			split = append(split, splitGroup(g, fs.fork, rank)...)
+		}
+		fs.groups = split
 		if len(gs) > 0 {
 			files = append(files, fs)
 		}
 	}
 	return files, problems, nil
+}
+
+// splitGroup splits a run of changed lines whose added lines carry
+// markers of several patches into one run per patch: each added line goes
+// to the patch its marker names, or else to that of the nearest marked
+// line before it (after it, for the lines before the first marker); the
+// base lines the run replaces go to the patch latest in README order, the
+// other patches' lines being insertions before or after them.
+func splitGroup(g group, fork []string, rank map[int]int) []group {
+	owner := make([]int, g.nb)
+	distinct := map[int]bool{}
+	for i := 0; i < g.nb; i++ {
+		next := ""
+		if g.b+i+1 < len(fork) {
+			next = fork[g.b+i+1]
+		}
+		nums, _ := markers(fork[g.b+i], next)
+		best := -1
+		for _, n := range nums {
+			if r, ok := rank[n]; ok && (best < 0 || r > rank[best]) {
+				best = n
+			}
+		}
+		owner[i] = best
+		if best >= 0 {
+			distinct[best] = true
+		}
+	}
+	if len(distinct) < 2 {
+		return []group{g}
+	}
+	last := -1
+	for i := range owner {
+		if owner[i] >= 0 {
+			last = owner[i]
+		} else if last >= 0 {
+			owner[i] = last
+		}
+	}
+	for i := len(owner) - 1; i >= 0; i-- {
+		if owner[i] >= 0 {
+			last = owner[i]
+		} else {
+			owner[i] = last
+		}
+	}
+	var runs []group
+	for i := 0; i < g.nb; {
+		j := i
+		for j < g.nb && owner[j] == owner[i] {
+			j++
+		}
+		runs = append(runs, group{a: g.a, b: g.b + i, nb: j - i, patch: owner[i]})
+		i = j
+	}
+	rep := 0
+	for i := range runs {
+		if rank[runs[i].patch] > rank[runs[rep].patch] {
+			rep = i
+		}
+	}
+	runs[rep].na = g.na
+	for i := rep + 1; i < len(runs); i++ {
+		runs[i].a = g.a + g.na
+	}
+	return runs
 }
 
 // state returns the file with the groups of the patches in done applied.

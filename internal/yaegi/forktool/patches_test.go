@@ -81,3 +81,23 @@ func TestSeries(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, strings.Join(problems, "\n"), "names patch 9, which internal/yaegi/README.md does not list")
 }
+
+// TestSplitGroup checks that one run of changed lines with the markers of
+// two patches is split: the earlier patch's lines are an insertion, the
+// later one's replace the base line.
+func TestSplitGroup(t *testing.T) {
+	base := "a\nb\nold\nc\nd\n"
+	fork := "a\nb\nguard // toolscript patch 1\nbody\nnew // toolscript patch 2\nc\nd\n"
+	order := []readmePatch{{num: 1}, {num: 2}}
+	files, problems, err := series(sourceSet{"interp/x.go": []byte(base)}, sourceSet{"interp/x.go": []byte(fork)}, order)
+	require.NoError(t, err)
+	require.Empty(t, problems)
+	require.Len(t, files, 1)
+	require.Len(t, files[0].groups, 2)
+	only1, _ := files[0].state(map[int]bool{1: true})
+	assert.Equal(t, "a\nb\nguard // toolscript patch 1\nbody\nold\nc\nd\n", string(only1))
+	only2, _ := files[0].state(map[int]bool{2: true})
+	assert.Equal(t, "a\nb\nnew // toolscript patch 2\nc\nd\n", string(only2))
+	all, _ := files[0].state(map[int]bool{1: true, 2: true})
+	assert.Equal(t, fork, string(all))
+}
