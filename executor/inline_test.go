@@ -26,7 +26,9 @@ func TestInlineBackend(t *testing.T) {
 		{"fails", fail, nil, nil, executor.Failed, nil, nil},
 		{"panics", boom, nil, nil, executor.Failed, nil, nil},
 		{"cooperative timeout", sleepCoop, map[string]any{"ms": 60_000}, []executor.SubmitOption{executor.WithTimeout(10 * time.Millisecond)}, executor.Failed, nil, executor.ErrTimeout},
-		{"uncooperative timeout", sleepStubborn, map[string]any{"ms": 50}, []executor.SubmitOption{executor.WithTimeout(5 * time.Millisecond)}, executor.Failed, nil, executor.ErrTimeout},
+		// The sleep outlasts the timeout a hundred times, so the deadline
+		// wins even when a loaded machine runs the timer late.
+		{"uncooperative timeout", sleepStubborn, map[string]any{"ms": 500}, []executor.SubmitOption{executor.WithTimeout(5 * time.Millisecond)}, executor.Failed, nil, executor.ErrTimeout},
 		{"bad shape", 42, nil, nil, executor.Failed, nil, executor.ErrBadFunc},
 	}
 	for _, tt := range tests {

@@ -149,12 +149,15 @@ func TestProcessBackend_Cancel(t *testing.T) {
 		assert.NotEqual(t, before, childPID(t, b))
 	})
 	t.Run("before start", func(t *testing.T) {
-		busy := b.Submit(sleepCoop, map[string]any{"ms": 200})
+		// busy holds the only child until it is cancelled, so h is still
+		// queued when it is cancelled, however slow the machine.
+		busy := b.Submit(sleepCoop, map[string]any{"ms": 60_000})
 		waitStatus(t, busy, executor.Running)
 		h := b.Submit(add, nil)
 		require.True(t, h.Cancel())
+		require.True(t, busy.Cancel())
 		_, err := busy.Result(0)
-		require.NoError(t, err)
+		require.ErrorIs(t, err, executor.ErrCancelled)
 		_, err = h.Result(0)
 		require.ErrorIs(t, err, executor.ErrCancelled)
 		assert.Equal(t, executor.Cancelled, h.Status())
