@@ -54,7 +54,7 @@ func TestAdversarial_InProcess(t *testing.T) {
 			if s.Unsafe != "" {
 				// Documented, not run: see the script's Unsafe line.
 				assert.NotEmpty(t, s.IsolatedError+strconv.Itoa(deref(s.IsolatedReturnCode)), "an Unsafe script states what the isolated runtime gives")
-				return
+				t.Skipf("Unsafe, run by TestAdversarial_Isolated only: %s", s.Unsafe)
 			}
 			before := goleak.IgnoreCurrent()
 			opts := []engine.Option{engine.WithTimeout(scriptTimeout(s, s.ReturnCode))}
