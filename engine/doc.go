@@ -39,7 +39,9 @@
 // Limits bound the wall time, tool calls, output, goroutines, recursion
 // depth, allocation sizes and heap growth; zero fields take the defaults,
 // Unlimited disables one, and a tripped limit names itself in a
-// *LimitError. Cancellation does not pre-empt host code: every tool
+// *LimitError. Compilation runs under the same deadline and memory limit,
+// and the source's size and nesting are bounded (MaxSourceBytes,
+// MaxNesting). Cancellation does not pre-empt host code: every tool
 // receives the script's context and must return once it is done.
 //
 // # Concurrency
@@ -56,7 +58,8 @@
 // runtime), package variables are read-only, no source is read from disk,
 // and guards turn the usual accidents into errors instead of a dead host:
 // endless loops and deadlocks (timeout), runaway recursion (MaxCallDepth),
-// oversized allocations (MaxAllocLen), runaway heap growth
+// oversized allocations, native ones included (MaxAllocBytes, checked
+// before the allocation), runaway heap growth
 // (MaxMemoryBytes), goroutine bombs (MaxGoroutines), panics in script
 // goroutines, output and tool-call floods. They are best effort: concurrent
 // map writes are fatal to the Go runtime, a goroutine blocked in a native

@@ -181,6 +181,12 @@ func run(ctx context.Context, code string, ns map[string]projection.ToolProjecti
 	symbols := loadSymbols()
 	surf := buildSurface(ns)
 	var res CodeResult
+	if limits.MaxSourceBytes >= 0 && len(code) > limits.MaxSourceBytes {
+		res = x.result(CodeLimit, &LimitError{Limit: "MaxSourceBytes", Value: int64(limits.MaxSourceBytes),
+			Detail: fmt.Sprintf("(the script has %d bytes)", len(code))})
+		res.Duration = time.Since(start)
+		return res
+	}
 	prog, err := normalize(code, imports{surf: surf, symbols: symbols}, len(s.globals) > 0)
 	if err != nil {
 		res = x.result(CodeError, err)
@@ -204,6 +210,9 @@ func (x *execution) interpret(prog *program, surf *surface, symbols *symbolTable
 		GoPath:               ".",
 		ReadOnlyTypes:        readOnlyTypes,
 		HiddenFieldType:      hiddenFieldType,
+		MakeCheck:            x.makeCheck,
+		TypeCheck:            x.typeCheck,
+		BinMethod:            x.binMethod,
 	})
 	must := func(err error) {
 		if err != nil {
@@ -244,12 +253,23 @@ func (x *execution) interpret(prog *program, surf *surface, symbols *symbolTable
 		must(it.Use(interp.Exports{globalsPath + "/globals": syms}))
 	}
 
-	compiled, err := compile(it, prog.src)
-	if err != nil {
-		return x.result(CodeError, surf.explain(prog.scriptError(err)))
-	}
+	// Compilation runs under the execution's deadline and memory limit.
 	watchdog.add(x)
 	defer watchdog.remove(x)
+	compiled, err := compile(x.ctx, it, prog.src)
+	if err != nil {
+		if cause := context.Cause(x.ctx); x.ctx.Err() != nil {
+			return x.result(codeFor(cause), fmt.Errorf("engine: while compiling: %w", x.contextError(cause)))
+		}
+		var le *LimitError
+		if errors.As(err, &le) {
+			if se, ok := prog.scriptError(err).(*ScriptError); ok && se.Line > 0 {
+				le.Detail += fmt.Sprintf(" at line %d:%d", se.Line, se.Column)
+			}
+			return x.result(CodeLimit, le)
+		}
+		return x.result(CodeError, surf.explain(prog.scriptError(err)))
+	}
 	// Run until the script's main returns or the execution's context
 	// ends (timeout, limit, caller, a panicking goroutine).
 	_, running, runErr := it.ExecuteWatch(x.ctx, compiled)
@@ -310,14 +330,15 @@ func (x *execution) interpret(prog *program, surf *surface, symbols *symbolTable
 	return x.result(CodeError, prog.panicError(outcome, raw, x, diag, it))
 }
 
-// compile compiles src, turning an interpreter panic into an error.
-func compile(it *interp.Interpreter, src string) (p *interp.Program, err error) {
+// compile compiles src under ctx, turning an interpreter panic into an
+// error.
+func compile(ctx context.Context, it *interp.Interpreter, src string) (p *interp.Program, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("internal compiler error: %v", r)
 		}
 	}()
-	return it.Compile(src)
+	return it.CompileWithContext(ctx, src)
 }
 
 // unwindGrace bounds the wait for a stopped script to unwind.

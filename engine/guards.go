@@ -58,14 +58,6 @@ func (x *execution) enter(fn string) {
 
 func (x *execution) leave() { x.depth.Add(-1) }
 
-// size checks the length given to make.
-func (x *execution) size(n int) int {
-	if x.limits.MaxAllocLen >= 0 && n > x.limits.MaxAllocLen {
-		panic(&LimitError{Limit: "MaxAllocLen", Value: int64(x.limits.MaxAllocLen), Detail: fmt.Sprintf("(make of length %d)", n)})
-	}
-	return n
-}
-
 func (x *execution) checkRepeat(unit, count int) {
 	if count < 0 {
 		return // the standard function panics with its own message
@@ -73,6 +65,7 @@ func (x *execution) checkRepeat(unit, count int) {
 	if x.limits.MaxAllocLen >= 0 && unit > 0 && count > x.limits.MaxAllocLen/unit {
 		panic(&LimitError{Limit: "MaxAllocLen", Value: int64(x.limits.MaxAllocLen), Detail: fmt.Sprintf("(Repeat of %d × %d bytes)", count, unit)})
 	}
+	x.checkAlloc(fmt.Sprintf("Repeat of %d × %d bytes", count, unit), mulSat(uint64(unit), uint64(count)))
 }
 
 func (x *execution) stringsRepeat(s string, count int) string {

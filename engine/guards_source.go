@@ -15,8 +15,9 @@ import (
 //     goroutine that counts against MaxGoroutines and turns a panic into
 //     the execution's error instead of a crash of the host;
 //   - functions that can call themselves (directly or through other
-//     functions of the script) count their nesting against MaxCallDepth;
-//   - the lengths given to make are checked against MaxAllocLen.
+//     functions of the script) count their nesting against MaxCallDepth.
+//
+// make is checked by the interpreter's make hook (guards_alloc.go).
 //
 // Insertions keep lines in place; a replaced statement is followed by a
 // line directive back to the model's position.
@@ -26,7 +27,7 @@ func rewriteGuards(src string, fset *token.FileSet, file *ast.File) []edit {
 	text := func(n ast.Node) string { return src[off(n.Pos()):off(n.End())] }
 	guard := "defer func() { " + rtAlias + ".GoEnd(recover()) }(); "
 	g := 0
-	if !mentions(src, "go") && !mentions(src, "make") {
+	if !mentions(src, "go") {
 		return recursionGuards(fset, file)
 	}
 	ast.Inspect(file, func(n ast.Node) bool {
@@ -66,19 +67,6 @@ func rewriteGuards(src string, fset *token.FileSet, file *ast.File) []edit {
 			b.WriteString(lineDirective(end.Line, end.Column))
 			edits = append(edits, edit{off: off(n.Pos()), end: off(n.End()), text: b.String()})
 			return false
-		case *ast.CallExpr:
-			id, ok := n.Fun.(*ast.Ident)
-			if !ok || id.Name != "make" || len(n.Args) < 2 {
-				return true
-			}
-			for _, a := range n.Args[1:] {
-				if isLiteral(a) {
-					continue
-				}
-				edits = append(edits,
-					edit{off: off(a.Pos()), text: rtAlias + ".Size(int("},
-					edit{off: off(a.End()), text: "))"})
-			}
 		}
 		return true
 	})
@@ -170,4 +158,32 @@ func recursionGuards(fset *token.FileSet, file *ast.File) []edit {
 		}
 	}
 	return edits
+}
+
+// checkNesting bounds the nesting of the script's syntax tree by
+// MaxNesting before the interpreter compiles it, at the first construct
+// that crosses the bound.
+func (p *program) checkNesting(fset *token.FileSet, file *ast.File) error {
+	depth := 0
+	var deep ast.Node
+	ast.Inspect(file, func(n ast.Node) bool {
+		switch {
+		case deep != nil:
+			return false
+		case n == nil:
+			depth--
+			return true
+		}
+		if depth++; depth > MaxNesting {
+			deep = n
+			return false
+		}
+		return true
+	})
+	if deep == nil {
+		return nil
+	}
+	pos := fset.Position(deep.Pos())
+	return &ScriptError{Line: pos.Line, Column: pos.Column, Source: p.line(pos.Line),
+		Msg: fmt.Sprintf("the script is nested too deeply: more than %d levels of expressions, blocks or literals (engine.MaxNesting)", MaxNesting)}
 }

@@ -196,7 +196,7 @@ func TestIsolated_Misuse(t *testing.T) {
 // whichever of those fields exist.
 func noGuards(t testing.TB) engine.Option {
 	var l engine.Limits
-	require.NoError(t, json.Unmarshal([]byte(`{"MaxCallDepth":-1,"MaxAllocLen":-1,"MaxMemoryBytes":-1}`), &l))
+	require.NoError(t, json.Unmarshal([]byte(`{"MaxCallDepth":-1,"MaxAllocLen":-1,"MaxAllocBytes":-1,"MaxMemoryBytes":-1}`), &l))
 	return engine.WithLimits(l)
 }
 

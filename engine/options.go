@@ -24,6 +24,11 @@ const (
 	DefaultMaxCallDepth = 10_000
 	// DefaultMaxAllocLen bounds the length of one make or strings.Repeat.
 	DefaultMaxAllocLen = 1 << 26
+	// DefaultMaxAllocBytes bounds the bytes of one allocation a script
+	// asks for (256 MiB), below DefaultMaxMemoryBytes.
+	DefaultMaxAllocBytes = 256 << 20
+	// DefaultMaxSourceBytes bounds the size of a script's source (1 MiB).
+	DefaultMaxSourceBytes = 1 << 20
 	// DefaultMaxMemoryBytes bounds the growth of the host's heap while
 	// the execution runs.
 	DefaultMaxMemoryBytes = 1 << 30
@@ -58,18 +63,42 @@ type Limits struct {
 	// overflow of the host.
 	MaxCallDepth int
 	// MaxAllocLen bounds the length given to one make, strings.Repeat or
-	// bytes.Repeat (DefaultMaxAllocLen), so one oversized allocation is an
-	// error instead of a fatal out-of-memory of the host.
+	// bytes.Repeat, counted in elements (DefaultMaxAllocLen). It is kept
+	// for compatibility: MaxAllocBytes is the bound that counts bytes,
+	// whatever the element size.
 	MaxAllocLen int
+	// MaxAllocBytes bounds, in bytes and before the allocation, any one
+	// allocation whose size the script chooses (DefaultMaxAllocBytes):
+	// make of any element type, a slice literal with a large index, a
+	// variable of an array or struct type (a compile error), and the
+	// native calls that build their result in one go (strings.Builder
+	// and bytes.Buffer Grow, replacements, strings.Join, big-number
+	// shifts, powers and precisions, float formatting, buffered I/O
+	// sizes). So one oversized allocation is an error instead of a fatal
+	// out-of-memory of the host, which MaxMemoryBytes cannot prevent
+	// within a single native call.
+	MaxAllocBytes int64
 	// MaxMemoryBytes bounds how much the host process's heap may grow
 	// while the execution runs (DefaultMaxMemoryBytes), checked every few
 	// milliseconds, so runaway growth (a string doubled in a loop) is an
 	// error instead of a fatal out-of-memory. In-process the heap is
 	// shared: growth caused by other work of the host or by concurrent
 	// executions counts too. The isolated runtime measures each worker
-	// on its own.
+	// on its own. Compilation counts too.
 	MaxMemoryBytes int64
+	// MaxSourceBytes bounds the size of the script's source
+	// (DefaultMaxSourceBytes). Compilation also runs under Timeout and
+	// MaxMemoryBytes, and the nesting of the source's constructs is
+	// bounded by MaxNesting.
+	MaxSourceBytes int
 }
+
+// MaxNesting bounds the nesting of a script's syntax tree (expressions
+// inside expressions, blocks inside blocks, function literals inside
+// function literals): the interpreter's compiler takes time quadratic in
+// it. A script nested deeper fails to compile, at the construct that
+// crosses the bound.
+const MaxNesting = 500
 
 // withDefaults fills zero fields with the package defaults.
 func (l Limits) withDefaults() Limits {
@@ -87,6 +116,10 @@ func (l Limits) withDefaults() Limits {
 	def(&l.MaxGoroutines, DefaultMaxGoroutines)
 	def(&l.MaxCallDepth, DefaultMaxCallDepth)
 	def(&l.MaxAllocLen, DefaultMaxAllocLen)
+	def(&l.MaxSourceBytes, DefaultMaxSourceBytes)
+	if l.MaxAllocBytes == 0 {
+		l.MaxAllocBytes = DefaultMaxAllocBytes
+	}
 	if l.MaxMemoryBytes == 0 {
 		l.MaxMemoryBytes = DefaultMaxMemoryBytes
 	}
@@ -109,6 +142,10 @@ func (l Limits) merge(o Limits) Limits {
 	over(&l.MaxGoroutines, o.MaxGoroutines)
 	over(&l.MaxCallDepth, o.MaxCallDepth)
 	over(&l.MaxAllocLen, o.MaxAllocLen)
+	over(&l.MaxSourceBytes, o.MaxSourceBytes)
+	if o.MaxAllocBytes != 0 {
+		l.MaxAllocBytes = o.MaxAllocBytes
+	}
 	if o.MaxMemoryBytes != 0 {
 		l.MaxMemoryBytes = o.MaxMemoryBytes
 	}

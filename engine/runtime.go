@@ -6,6 +6,7 @@ import (
 	"io"
 	"log"
 	"reflect"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -135,7 +136,6 @@ func (x *execution) hostExports(imported map[string]bool) interp.Exports {
 			"GoEnd":     reflect.ValueOf(x.goEnd),
 			"Enter":     reflect.ValueOf(x.enter),
 			"Leave":     reflect.ValueOf(x.leave),
-			"Size":      reflect.ValueOf(x.size),
 		}
 	}
 	mapTypes := map[reflect.Value][]reflect.Type{}
@@ -193,11 +193,16 @@ func (x *execution) hostExports(imported map[string]bool) interp.Exports {
 	if imported["errors"] {
 		ex["errors/./errors"] = map[string]reflect.Value{"As": reflect.ValueOf(errorsAs)}
 	}
-	if imported["strings"] {
-		ex["strings/./strings"] = map[string]reflect.Value{"Repeat": reflect.ValueOf(x.stringsRepeat)}
-	}
-	if imported["bytes"] {
-		ex["bytes/./bytes"] = map[string]reflect.Value{"Repeat": reflect.ValueOf(x.bytesRepeat)}
+	// The allocation-guarded functions (guards_alloc.go).
+	for path, funcs := range guardedFuncs {
+		if !imported[path] {
+			continue
+		}
+		syms := make(map[string]reflect.Value, len(funcs))
+		for name, bind := range funcs {
+			syms[name] = reflect.ValueOf(bind(x))
+		}
+		ex[path+"/./"+path[strings.LastIndex(path, "/")+1:]] = syms
 	}
 	if imported["os"] {
 		var stdoutW, stderrW io.Writer = out, errw

@@ -55,6 +55,9 @@ func normalize(code string, imp importable, globals bool) (*program, error) {
 	if err != nil {
 		return nil, p.syntaxError(err)
 	}
+	if err := p.checkNesting(fset, file); err != nil {
+		return nil, err
+	}
 	return normalizeFile(code, fset, file, imp, p)
 }
 
@@ -630,6 +633,9 @@ func normalizeBare(code string, imp importable, p *program) (*program, error) {
 	file, err := parser.ParseFile(fset, scriptFile, skeleton, parser.SkipObjectResolution)
 	if err != nil {
 		return nil, p.syntaxError(err)
+	}
+	if err := p.checkNesting(fset, file); err != nil {
+		return nil, err
 	}
 	if err := p.checkReserved(code); err != nil {
 		return nil, err

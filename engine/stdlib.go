@@ -112,6 +112,9 @@ func loadSymbols() *symbolTable {
 			for _, s := range perExecution[path] {
 				skip[s] = true
 			}
+			for s := range guardedFuncs[path] {
+				skip[s] = true // replaced per execution, see guards_alloc.go
+			}
 			for _, s := range append(copiedFuncs[path], removedSymbols[path]...) {
 				skip[s] = true // per execution or absent, see pkgstate.go
 			}
