@@ -29,6 +29,8 @@ var adversarialLimits = engine.Limits{Timeout: 700 * time.Millisecond, MaxMemory
 // its own Timeout line, else the driver's short timeout when s times out
 // on purpose, else a minute, so that a script expected to trip another
 // limit (or to succeed) is not cut short by a loaded machine under -race.
+// A script that times out on purpose after some output or a tool call
+// sets a Timeout line long enough for them (select_forever).
 func scriptTimeout(s scripts.Script, rc int) time.Duration {
 	switch {
 	case s.Timeout > 0:
