@@ -9,20 +9,31 @@ import (
 // toolscript patches 30 and 31: a stopped program fails the native calls
 // that call back into it, and the interpreter bounds the depth of calls.
 
-// ErrStopped is the panic value of a script function that native code (or
-// a reflect call of a closure) calls, or that is running, when the
-// interpreter stops (toolscript patch 30). Upstream returned zero values
-// from it instead, so a native loop calling the script (an io.Reader of
-// the script given to io.Copy) spun forever once the script was stopped;
-// the panic unwinds the native call and ends the goroutine.
+// ErrStopped is the error, or else the panic value, of a script function
+// that native code (or a reflect call of a closure) calls, or that is
+// running, when the interpreter stops (toolscript patch 30). Upstream
+// returned zero values from it instead, so a native loop calling the
+// script (an io.Reader of the script given to io.Copy) spun forever once
+// the script was stopped. A function whose last result is an error
+// returns ErrStopped there (native code that recovers and panics again at
+// each level, as encoding/json does, would take time quadratic in the
+// depth to unwind a panic); any other panics with it, which unwinds the
+// native call and ends the goroutine.
 var ErrStopped = errors.New("interp: the program was stopped")
 
-// failIfStopped panics with ErrStopped if the interpreter stopped since f
-// was made (toolscript patch 30).
-func (interp *Interpreter) failIfStopped(f *frame) {
-	if f.runid() != interp.runid() {
-		panic(ErrStopped)
+var errorType = reflect.TypeOf((*error)(nil)).Elem()
+
+// failIfStopped fails a function that returns out if the interpreter
+// stopped since its frame f was made (toolscript patch 30).
+func (interp *Interpreter) failIfStopped(f *frame, out []reflect.Value) {
+	if f.runid() == interp.runid() {
+		return
 	}
+	if n := len(out); n > 0 && out[n-1].Type() == errorType && out[n-1].CanSet() {
+		out[n-1].Set(reflect.ValueOf(&ErrStopped).Elem())
+		return
+	}
+	panic(ErrStopped)
 }
 
 // goroutine runs fn, the body of a go statement, for a run of id

@@ -630,28 +630,38 @@ func f() { x := 1; t := T{1}; defer rec.Add(x); defer addT(t); x = 2; t.A = 2 }`
 }
 
 // TestStopFailsNativeCallers checks that stopping a program makes a native
-// loop that calls the script (an io.Reader drained by a host function)
-// end, on the program's goroutine and on a goroutine of the script, for a
-// method, a method value and a closure, and that the stop's panic does
-// not reach the process (patch 30).
+// loop that calls the script (an io.Reader drained by a host function, a
+// condition) end, on the program's goroutine and on a goroutine of the
+// script, for a method, a method value and a closure: a function that
+// returns an error returns ErrStopped, another panics with it, and that
+// panic does not reach the process (patch 30).
 func TestStopFailsNativeCallers(t *testing.T) {
 	for _, tc := range []struct{ name, main string }{
 		{"method on main", `host.Drain(R{})`},
 		{"method in a goroutine", `go host.Drain(R{}); select {}`},
 		{"method value", `host.DrainFunc(R{}.Read)`},
 		{"closure in a goroutine", `go host.DrainFunc(func(p []byte) (int, error) { host.Ready(); return 0, nil }); select {}`},
+		{"condition on main", `host.Spin(func() bool { host.Ready(); return true })`},
+		{"condition in a goroutine", `go host.Spin(func() bool { host.Ready(); return true }); select {}`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			drained := make(chan any, 1)
+			var res any
 			drain := func(read func([]byte) (int, error)) {
-				defer func() { drained <- recover() }()
+				defer func() { drained <- res }()
 				buf := make([]byte, 8)
 				for { // as io.Copy does: until an error
 					if _, err := read(buf); err != nil {
+						res = err
 						return
 					}
+				}
+			}
+			spin := func(cond func() bool) {
+				defer func() { drained <- recover() }()
+				for cond() {
 				}
 			}
 			it := New(Options{})
@@ -662,6 +672,7 @@ func TestStopFailsNativeCallers(t *testing.T) {
 				"Ready":     reflect.ValueOf(cancel),
 				"Drain":     reflect.ValueOf(func(r io.Reader) { drain(r.Read) }),
 				"DrainFunc": reflect.ValueOf(drain),
+				"Spin":      reflect.ValueOf(spin),
 			}}); err != nil {
 				t.Fatal(err)
 			}
@@ -678,7 +689,7 @@ func main() { ` + tc.main + ` }`)
 			select {
 			case r := <-drained:
 				if r != ErrStopped {
-					t.Fatalf("the native loop ended with %v, want a panic of ErrStopped", r)
+					t.Fatalf("the native loop ended with %v, want ErrStopped", r)
 				}
 			case <-time.After(10 * time.Second):
 				t.Fatal("the native loop still runs after the stop")

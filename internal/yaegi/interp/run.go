@@ -1125,7 +1125,7 @@ func genFunctionWrapper(n *node) func(*frame) reflect.Value {
 			runCfg(start, fr, def, n)
 			// toolscript patch 30: a stopped function fails its caller
 			// (native code, often) instead of returning zero values.
-			start.interp.failIfStopped(fr)
+			start.interp.failIfStopped(fr, fr.data[:numRet])
 
 			return fr.data[:numRet]
 		})
@@ -2186,7 +2186,7 @@ func getFunc(n *node) {
 
 			// Interpreter code execution.
 			runCfg(n.child[3].start, fr2, n, n)
-			n.interp.failIfStopped(fr2) // toolscript patch 30
+			n.interp.failIfStopped(fr2, fr2.data[:numRet]) // toolscript patch 30
 
 			// toolscript patch 20: give the slot back its earlier value
 			// (so the frames of closures run one after another do not
