@@ -152,6 +152,12 @@ func genAST(sc *scope, root *node, types []*itype) (*node, bool, error) {
 	if nod, found := root.interp.generic[sname]; found {
 		return nod, true, nil
 	}
+	// toolscript patch 29: an instantiation cycle (f[T] instantiating
+	// f[[]T]) or an exploding set of instantiations is refused, as Go
+	// refuses the cycle, instead of instantiating without end.
+	if err := instanceBound(root, sname); err != nil {
+		return nil, false, err
+	}
 
 	r, err := gtree(root, root.anc)
 	if err != nil {
@@ -316,4 +322,24 @@ func checkConstraint(it, ct *itype) error {
 		}
 	}
 	return it.node.cfgErrorf("%s does not implement %s", it.id(), ct.id())
+}
+
+// toolscript patch 29: bounds of generic instantiation. Real programs stay
+// far below both; a cycle through ever larger type arguments, or a
+// combinatorial set of them, meets one within milliseconds.
+const (
+	maxInstanceName = 2048 // characters of one instance's name, type arguments included
+	maxInstances    = 4096 // instantiations in one interpreter
+)
+
+// instanceBound reports an error when instantiating sname would exceed the
+// bounds of generic instantiation.
+func instanceBound(root *node, sname string) error {
+	switch {
+	case len(sname) > maxInstanceName:
+		return root.cfgErrorf("instantiation cycle: %s... has type arguments of more than %d characters", sname[:80], maxInstanceName)
+	case len(root.interp.generic) >= maxInstances:
+		return root.cfgErrorf("too many generic instantiations (more than %d): instantiation cycle?", maxInstances)
+	}
+	return nil
 }

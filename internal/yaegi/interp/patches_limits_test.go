@@ -10,6 +10,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestPatch24MakeCheck checks that make and keyed slice literals call
@@ -156,5 +157,48 @@ func TestPatch28ConstantBounds(t *testing.T) {
 		if tt.err == "" && err != nil || tt.err != "" && (err == nil || !strings.Contains(err.Error(), tt.err)) {
 			t.Errorf("%s: %v, want %q", tt.src, err, tt.err)
 		}
+	}
+}
+
+// TestPatch29InstantiationBound checks that an instantiation cycle through
+// ever larger type arguments, and an exploding set of instantiations, are
+// compile errors within a bounded time, and that ordinary generics still
+// work.
+func TestPatch29InstantiationBound(t *testing.T) {
+	tests := []struct{ name, src, want string }{
+		{"cycle", `func f[T any](n int) int { if n == 0 { return 0 }; return f[[]T](n - 1) }
+func g() int { return f[int](3) }`, "instantiation cycle"},
+		{"branching", `func f[T any](n int) int { if n == 0 { return 0 }; return f[[]T](n-1) + f[*T](n-1) + f[map[int]T](n-1) }
+func g() int { return f[int](3) }`, "instantiation"},
+		{"ordinary", `func f[T any](x T) T { return x }
+func g() int { return f[int](3) + f(4) + len(f[[]string]([]string{"a"})) }`, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			it := New(Options{})
+			_, err := it.CompileWithContext(ctx, tt.src)
+			if ctx.Err() != nil {
+				t.Fatal("compilation ran a minute")
+			}
+			if tt.want == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				it = New(Options{})
+				if _, err := it.Eval(tt.src); err != nil {
+					t.Fatal(err)
+				}
+				v, err := it.Eval("g()")
+				if err != nil || v.Int() != 8 {
+					t.Fatalf("g() = %v, %v", v, err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("got %v, want an error containing %q", err, tt.want)
+			}
+		})
 	}
 }
