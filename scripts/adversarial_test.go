@@ -25,20 +25,21 @@ import (
 // is for the scripts that time out on purpose (see scriptTimeout).
 var adversarialLimits = engine.Limits{Timeout: 700 * time.Millisecond, MaxMemoryBytes: 256 << 20}
 
-// scriptTimeout is the deadline of s, whose expected return code is rc:
-// its own Timeout line, else the driver's short timeout when s times out
-// on purpose, else a minute, so that a script expected to trip another
-// limit (or to succeed) is not cut short by a loaded machine under -race.
-// A script that times out on purpose after some output or a tool call
-// sets a Timeout line long enough for them (select_forever).
+// scriptTimeout is the deadline of s, whose expected return code is rc.
+// A script that times out on purpose gets its Timeout line, else the
+// driver's short timeout; one that times out on purpose after some output
+// or a tool call sets a Timeout line long enough for them
+// (select_forever). Any other script gets at least a minute, whatever its
+// Timeout line says, so that a script expected to trip another limit (or
+// to succeed) is not cut short by a loaded machine under -race.
 func scriptTimeout(s scripts.Script, rc int) time.Duration {
-	switch {
-	case s.Timeout > 0:
-		return s.Timeout
-	case rc == engine.CodeTimeout:
+	if rc == engine.CodeTimeout {
+		if s.Timeout > 0 {
+			return s.Timeout
+		}
 		return adversarialLimits.Timeout
 	}
-	return time.Minute
+	return max(s.Timeout, time.Minute)
 }
 
 // TestAdversarial_InProcess runs the adversarial corpus in-process. For
