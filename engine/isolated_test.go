@@ -85,7 +85,9 @@ func summary(r engine.CodeResult) comparable {
 // TestRuntimes_SameResult runs one table of ordinary scripts on both
 // runtimes and requires the same CodeResult.
 func TestRuntimes_SameResult(t *testing.T) {
-	iso := newIsolated(t, engine.IsolatedConfig{})
+	// A long grace: a worker late to report after a failed script on a
+	// loaded machine is killed, which the result would then say.
+	iso := newIsolated(t, engine.IsolatedConfig{Grace: 5 * time.Second})
 	runtimes := []struct {
 		name string
 		rt   engine.CodeRuntime
