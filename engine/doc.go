@@ -41,8 +41,18 @@
 // Unlimited disables one, and a tripped limit names itself in a
 // *LimitError. Compilation runs under the same deadline and memory limit,
 // and the source's size and nesting are bounded (MaxSourceBytes,
-// MaxNesting). Cancellation does not pre-empt host code: every tool
-// receives the script's context and must return once it is done.
+// MaxNesting). A tripped limit, and os.Exit on any goroutine, end the
+// execution whatever the script recovers: the interpreter stops at once
+// and no deferred function of the script runs. The call depth counts every
+// call in progress, summed over the script's goroutines, also through
+// closures, method values and native code calling the script back (a
+// String method that formats itself); fmt and log refuse to print a map
+// or slice that holds itself. Functions that time.AfterFunc,
+// context.AfterFunc and (*sync.WaitGroup).Go run are goroutines of the
+// script (MaxGoroutines, panics, os.Exit), stopped with it. Cancellation
+// does not pre-empt host code: every tool receives the script's context
+// and must return once it is done; a native call that calls script code
+// fails once the execution has ended.
 //
 // # Concurrency
 //

@@ -210,6 +210,8 @@ func (x *execution) interpret(prog *program, surf *surface, symbols *symbolTable
 		GoPath:               ".",
 		ReadOnlyTypes:        readOnlyTypes,
 		HiddenFieldType:      hiddenFieldType,
+		MaxCallDepth:         max(x.limits.MaxCallDepth, 0), // see callDepth
+		OnCallDepth:          x.callDepth,
 		MakeCheck:            x.makeCheck,
 		TypeCheck:            x.typeCheck,
 		BinMethod:            x.binMethod,
@@ -237,6 +239,8 @@ func (x *execution) interpret(prog *program, surf *surface, symbols *symbolTable
 			must(it.UseShared(symbols.pkgs[dep]))
 		}
 	}
+	x.stop = it.Stop
+	x.src = prog.src
 	if copies := packageCopies(prog, symbols); copies != nil {
 		must(it.Use(copies)) // package variables the script names; see pkgstate.go
 	}
@@ -279,6 +283,7 @@ func (x *execution) interpret(prog *program, surf *surface, symbols *symbolTable
 	x.ended.Store(true)
 	x.cancel(errEnded)
 	it.Stop()
+	x.endCallbacks()
 	if !finishedFirst {
 		// Give the interpreter a moment to unwind the script's main (a
 		// stopped loop, a deep recursion) so that no CPU burns after
@@ -297,6 +302,13 @@ func (x *execution) interpret(prog *program, surf *surface, symbols *symbolTable
 		pe := x.goPanic
 		x.mu.Unlock()
 		return x.result(CodeError, pe)
+	}
+	var exit *exitSignal
+	if errors.As(cause, &exit) {
+		if exit.code == 0 {
+			return x.result(CodeOK, nil)
+		}
+		return x.result(exit.code, &ExitError{Code: exit.code})
 	}
 	var se *ScriptError
 	if errors.As(cause, &se) {

@@ -204,7 +204,7 @@ func TestExecute_Failures(t *testing.T) {
 
 func TestExecute_MaxParallelTools(t *testing.T) {
 	var mu sync.Mutex
-	cur, peak := 0, 0
+	cur, peak, closed := 0, 0, false
 	// Every call waits until three have run at once (or, if they cannot,
 	// for 10 s), so the calls overlap however the goroutines are scheduled.
 	full := make(chan struct{})
@@ -212,8 +212,9 @@ func TestExecute_MaxParallelTools(t *testing.T) {
 		mu.Lock()
 		cur++
 		peak = max(peak, cur)
-		if cur == 3 && peak == 3 {
-			close(full)
+		if cur == 3 && peak == 3 && !closed {
+			close(full) // once: later calls may bring cur to 3 again
+			closed = true
 		}
 		mu.Unlock()
 		select {

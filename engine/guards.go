@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/toolscript/toolscript/internal/yaegi/interp"
 )
 
 // Guards: the host side of the checks the normaliser inserts into scripts
@@ -18,9 +20,7 @@ import (
 func (x *execution) goStart() {
 	if n := x.goroutines.Add(1); x.limits.MaxGoroutines >= 0 && n > int64(x.limits.MaxGoroutines) {
 		x.goroutines.Add(-1)
-		err := &LimitError{Limit: "MaxGoroutines", Value: int64(x.limits.MaxGoroutines)}
-		x.fail(err)
-		panic(err)
+		x.limit(&LimitError{Limit: "MaxGoroutines", Value: int64(x.limits.MaxGoroutines)})
 	}
 }
 
@@ -30,11 +30,15 @@ func (x *execution) goStart() {
 func (x *execution) goEnd(r any) {
 	x.goroutines.Add(-1)
 	r = unwrapValue(r)
-	if r == nil {
-		return
+	if r == nil || r == interp.ErrStopped {
+		return // a stopped goroutine: the execution has ended
 	}
-	if le, ok := r.(*LimitError); ok {
-		x.fail(le)
+	switch r := r.(type) {
+	case *LimitError:
+		x.fail(r)
+		return
+	case *exitSignal:
+		x.fail(r)
 		return
 	}
 	x.mu.Lock()
@@ -45,27 +49,42 @@ func (x *execution) goEnd(r any) {
 	x.fail(errGoroutinePanic)
 }
 
-// enter and leave count the nesting of recursive script functions. Past
-// the limit, enter ends the execution and waits for the interpreter to
-// stop: unwinding thousands of interpreted frames by a panic costs time
-// quadratic in the depth, while a stop unwinds them in linear time.
-func (x *execution) enter(fn string) {
-	if n := x.depth.Add(1); x.limits.MaxCallDepth >= 0 && n > int64(x.limits.MaxCallDepth) {
-		x.fail(&LimitError{Limit: "MaxCallDepth", Value: int64(x.limits.MaxCallDepth), Detail: "in function " + fn + " (runaway recursion?)"})
-		<-x.ctx.Done()
+// callDepth is the interpreter's hook for a call past MaxCallDepth (the
+// interpreter counts every call, whatever its path: direct, a closure, a
+// method value, native code calling a String method back). It ends the
+// execution and stops the interpreter, which unwinds the frames in linear
+// time (a panic through thousands of interpreted frames takes time
+// quadratic in the depth).
+func (x *execution) callDepth(fn string) {
+	if !strings.HasPrefix(fn, "func literal") {
+		fn = "function " + fn
 	}
+	x.abort(&LimitError{Limit: "MaxCallDepth", Value: int64(x.limits.MaxCallDepth), Detail: "in " + fn + " (runaway recursion?)"})
 }
 
-func (x *execution) leave() { x.depth.Add(-1) }
+// size checks the length given to make.
+func (x *execution) size(n int) int {
+	if x.limits.MaxAllocLen >= 0 && n > x.limits.MaxAllocLen {
+		x.limit(&LimitError{Limit: "MaxAllocLen", Value: int64(x.limits.MaxAllocLen), Detail: fmt.Sprintf("(make of length %d)", n)})
+	}
+	return n
+}
 
 func (x *execution) checkRepeat(unit, count int) {
 	if count < 0 {
 		return // the standard function panics with its own message
 	}
 	if x.limits.MaxAllocLen >= 0 && unit > 0 && count > x.limits.MaxAllocLen/unit {
-		panic(&LimitError{Limit: "MaxAllocLen", Value: int64(x.limits.MaxAllocLen), Detail: fmt.Sprintf("(Repeat of %d × %d bytes)", count, unit)})
+		x.limit(&LimitError{Limit: "MaxAllocLen", Value: int64(x.limits.MaxAllocLen), Detail: fmt.Sprintf("(Repeat of %d × %d bytes)", count, unit)})
 	}
 	x.checkAlloc(fmt.Sprintf("Repeat of %d × %d bytes", count, unit), mulSat(uint64(unit), uint64(count)))
+}
+
+// limit ends the execution with a tripped limit and unwinds the script
+// with it: a recover of the script cannot hide it (see abort).
+func (x *execution) limit(err *LimitError) {
+	x.abort(err)
+	panic(err)
 }
 
 func (x *execution) stringsRepeat(s string, count int) string {
@@ -88,7 +107,12 @@ func (x *execution) acquireTool() error {
 		if x.toolsBusy.Add(1) <= int64(cap(x.toolSem)) {
 			return nil
 		}
-		x.toolsBusy.Add(-1)
+		if x.toolsBusy.Add(-1) < int64(cap(x.toolSem)) {
+			// The count was over the limit only while other callers
+			// that were refused too had not taken theirs back: a slot
+			// is free, and no release may come to wake a waiter.
+			continue
+		}
 		select {
 		case <-x.toolSem:
 		case <-x.ctx.Done():

@@ -29,7 +29,7 @@ import (
 func (x *execution) allocError(call string, size uint64) *LimitError {
 	err := &LimitError{Limit: "MaxAllocBytes", Value: x.limits.MaxAllocBytes,
 		Detail: fmt.Sprintf("(%s would allocate %d bytes)", call, size)}
-	x.fail(err)
+	x.abort(err) // a recover of the script cannot hide it
 	return err
 }
 
@@ -63,9 +63,7 @@ func (x *execution) makeCheck(t reflect.Type, n int) {
 		return // the standard make panics with its own message
 	}
 	if x.limits.MaxAllocLen >= 0 && n > x.limits.MaxAllocLen {
-		err := &LimitError{Limit: "MaxAllocLen", Value: int64(x.limits.MaxAllocLen), Detail: fmt.Sprintf("(make of length %d)", n)}
-		x.fail(err)
-		panic(err)
+		x.limit(&LimitError{Limit: "MaxAllocLen", Value: int64(x.limits.MaxAllocLen), Detail: fmt.Sprintf("(make of length %d)", n)})
 	}
 	var unit uint64
 	switch t.Kind() {
@@ -93,6 +91,9 @@ func (x *execution) typeCheck(size uint64, typ string) error {
 // guarded methods of guardedMethods, bound to this execution.
 func (x *execution) binMethod(t reflect.Type, name string) func(reflect.Value) reflect.Value {
 	g := guardedMethods[methodKey{t, name}]
+	if g == nil {
+		g = hostMethods[methodKey{t, name}] // callbacks.go, cycles.go
+	}
 	if g == nil {
 		return nil
 	}

@@ -4,20 +4,18 @@ import (
 	"fmt"
 	"go/ast"
 	"go/token"
-	"sort"
 	"strings"
 )
 
 // rewriteGuards inserts the host checks that keep a script's accidents
 // from taking the host down (see guards.go for the host side):
+// go f(a, b) evaluates its arguments in place, then runs the call in a
+// goroutine that counts against MaxGoroutines and turns a panic into the
+// execution's error instead of a crash of the host.
 //
-//   - go f(a, b) evaluates its arguments in place, then runs the call in a
-//     goroutine that counts against MaxGoroutines and turns a panic into
-//     the execution's error instead of a crash of the host;
-//   - functions that can call themselves (directly or through other
-//     functions of the script) count their nesting against MaxCallDepth.
-//
-// make is checked by the interpreter's make hook (guards_alloc.go).
+// The interpreter itself bounds the depth of calls (MaxCallDepth, see
+// callDepth), and make is checked by the interpreter's make hook
+// (guards_alloc.go).
 //
 // Insertions keep lines in place; a replaced statement is followed by a
 // line directive back to the model's position.
@@ -28,7 +26,7 @@ func rewriteGuards(src string, fset *token.FileSet, file *ast.File) []edit {
 	guard := "defer func() { " + rtAlias + ".GoEnd(recover()) }(); "
 	g := 0
 	if !mentions(src, "go") {
-		return recursionGuards(fset, file)
+		return nil
 	}
 	ast.Inspect(file, func(n ast.Node) bool {
 		switch n := n.(type) {
@@ -70,93 +68,6 @@ func rewriteGuards(src string, fset *token.FileSet, file *ast.File) []edit {
 		}
 		return true
 	})
-	edits = append(edits, recursionGuards(fset, file)...)
-	return edits
-}
-
-// recursionGuards instruments the script's recursive functions.
-func recursionGuards(fset *token.FileSet, file *ast.File) []edit {
-	type fn struct {
-		name  string
-		body  *ast.BlockStmt
-		calls map[string]bool
-	}
-	var fns []*fn
-	calls := func(body ast.Node) map[string]bool {
-		out := map[string]bool{}
-		ast.Inspect(body, func(n ast.Node) bool {
-			c, ok := n.(*ast.CallExpr)
-			if !ok {
-				return true
-			}
-			switch f := c.Fun.(type) {
-			case *ast.Ident:
-				out[f.Name] = true
-			case *ast.SelectorExpr:
-				out[f.Sel.Name] = true // a method: matched by name
-			}
-			return true
-		})
-		return out
-	}
-	for _, d := range file.Decls {
-		fd, ok := d.(*ast.FuncDecl)
-		if !ok || fd.Body == nil || fd.Name.Name == "main" {
-			continue
-		}
-		fns = append(fns, &fn{name: fd.Name.Name, body: fd.Body, calls: calls(fd.Body)})
-	}
-	// Function literals assigned to a variable they call: fib = func...
-	ast.Inspect(file, func(n ast.Node) bool {
-		as, ok := n.(*ast.AssignStmt)
-		if !ok || len(as.Lhs) != len(as.Rhs) {
-			return true
-		}
-		for i, r := range as.Rhs {
-			fl, ok := r.(*ast.FuncLit)
-			id, isID := as.Lhs[i].(*ast.Ident)
-			if ok && isID {
-				fns = append(fns, &fn{name: id.Name, body: fl.Body, calls: calls(fl.Body)})
-			}
-		}
-		return true
-	})
-	byName := map[string][]*fn{}
-	for _, f := range fns {
-		byName[f.name] = append(byName[f.name], f)
-	}
-	// reaches reports whether from can call target through the graph.
-	reaches := func(from *fn, target string) bool {
-		seen := map[string]bool{}
-		stack := []*fn{from}
-		for len(stack) > 0 {
-			f := stack[len(stack)-1]
-			stack = stack[:len(stack)-1]
-			names := make([]string, 0, len(f.calls))
-			for c := range f.calls {
-				names = append(names, c)
-			}
-			sort.Strings(names)
-			for _, c := range names {
-				if c == target {
-					return true
-				}
-				if seen[c] {
-					continue
-				}
-				seen[c] = true
-				stack = append(stack, byName[c]...)
-			}
-		}
-		return false
-	}
-	var edits []edit
-	for _, f := range fns {
-		if reaches(f, f.name) {
-			at := fset.Position(f.body.Lbrace).Offset + 1
-			edits = append(edits, edit{off: at, text: fmt.Sprintf("%s.Enter(%q); defer %s.Leave(); ", rtAlias, f.name, rtAlias)})
-		}
-	}
 	return edits
 }
 

@@ -49,6 +49,13 @@ func (w *capWriter) WriteString(s string) (int, error) {
 	return w.Write([]byte(s))
 }
 
+// freeze drops every later write; close still returns what was kept.
+func (w *capWriter) freeze() {
+	w.mu.Lock()
+	w.closed = true
+	w.mu.Unlock()
+}
+
 // close stops accepting writes and returns what was kept.
 func (w *capWriter) close() (string, bool) {
 	w.mu.Lock()

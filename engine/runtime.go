@@ -28,11 +28,13 @@ type execution struct {
 	ncalls     atomic.Int64
 	ended      atomic.Bool
 	goroutines atomic.Int64  // running goroutines of the script
-	depth      atomic.Int64  // nesting of recursive script functions
 	toolSem    chan struct{} // wakes a waiter for a MaxParallelTools slot; its capacity is the limit; nil for no limit
 	toolsBusy  atomic.Int64  // tool calls running
 	goPanic    *PanicError   // the first panic of a script goroutine
 	heapBase   int64         // heap bytes when the execution started
+	stop       func()        // stops the interpreter: no script code runs after it
+	stops      []func()      // under mu: the clean-ups of callbacks (callbacks.go)
+	src        string        // the program's source, when known (see printFuncs)
 
 	mu       sync.Mutex
 	calls    []ToolCall
@@ -46,11 +48,37 @@ type execution struct {
 	traceCut   bool   // calls were left out of the trace
 }
 
-// exitSignal is the panic value of os.Exit.
+// exitSignal is the panic value of os.Exit, and the cause of the
+// execution's end.
 type exitSignal struct{ code int }
+
+func (e *exitSignal) Error() string { return fmt.Sprintf("exit status %d", e.code) }
 
 // fail ends the execution with cause (a limit, usually).
 func (x *execution) fail(cause error) { x.cancel(cause) }
+
+// abort ends the execution with cause and stops the interpreter before
+// the panic that follows unwinds the script: no deferred function or
+// recover of the script runs after a tripped limit or os.Exit, on any of
+// its goroutines, so neither can be swallowed.
+func (x *execution) abort(cause error) {
+	x.fail(cause)
+	if x.stop != nil {
+		x.stop()
+	}
+	// What a stopped script prints while it unwinds (fmt prints the
+	// panic of a stopped String method) is not the script's output.
+	x.stdout.freeze()
+	x.stderr.freeze()
+}
+
+// exit is os.Exit: it ends the execution with code, as Go ends the
+// process, whichever goroutine calls it.
+func (x *execution) exit(code int) {
+	sig := &exitSignal{code: code}
+	x.abort(sig)
+	panic(sig)
+}
 
 func (x *execution) at(line, col int, v any) any {
 	x.mu.Lock()
@@ -134,45 +162,28 @@ func (x *execution) hostExports(imported map[string]bool) interp.Exports {
 			"Clear":     reflect.ValueOf(clearValue),
 			"GoStart":   reflect.ValueOf(x.goStart),
 			"GoEnd":     reflect.ValueOf(x.goEnd),
-			"Enter":     reflect.ValueOf(x.enter),
-			"Leave":     reflect.ValueOf(x.leave),
 		}
 	}
 	mapTypes := map[reflect.Value][]reflect.Type{}
 	out, errw := x.stdout, x.stderr
 	if imported["fmt"] {
 		noScan := func(...any) (int, error) { return 0, fmt.Errorf("fmt: scripts have no standard input") }
-		f := map[string]reflect.Value{
-			"Print":   reflect.ValueOf(func(a ...any) (int, error) { return fmt.Fprint(out, a...) }),
-			"Printf":  reflect.ValueOf(func(f string, a ...any) (int, error) { return fmt.Fprintf(out, f, a...) }),
-			"Println": reflect.ValueOf(func(a ...any) (int, error) { return fmt.Fprintln(out, a...) }),
-			"Scan":    reflect.ValueOf(noScan),
-			"Scanln":  reflect.ValueOf(noScan),
-			"Scanf":   reflect.ValueOf(func(string, ...any) (int, error) { return 0, fmt.Errorf("fmt: scripts have no standard input") }),
-		}
+		// The printing functions check for values that hold
+		// themselves (cycles.go).
+		f := x.printFuncs(out)
 		// fmt must still see the script's String and Error methods
 		// through the replaced functions.
-		for _, n := range []string{"Print", "Printf", "Println"} {
-			mapTypes[f[n]] = printMapTypes
+		for _, v := range f {
+			mapTypes[v] = printMapTypes
 		}
+		f["Scan"] = reflect.ValueOf(noScan)
+		f["Scanln"] = reflect.ValueOf(noScan)
+		f["Scanf"] = reflect.ValueOf(func(string, ...any) (int, error) { return 0, fmt.Errorf("fmt: scripts have no standard input") })
 		ex["fmt/./fmt"] = f
 	}
 	if imported["log"] {
 		logger := log.New(errw, "", log.LstdFlags)
-		fatal := func(s string) {
-			_ = logger.Output(3, s)
-			panic(&exitSignal{code: 1})
-		}
 		l := map[string]reflect.Value{
-			"Print":     reflect.ValueOf(logger.Print),
-			"Printf":    reflect.ValueOf(logger.Printf),
-			"Println":   reflect.ValueOf(logger.Println),
-			"Panic":     reflect.ValueOf(logger.Panic),
-			"Panicf":    reflect.ValueOf(logger.Panicf),
-			"Panicln":   reflect.ValueOf(logger.Panicln),
-			"Fatal":     reflect.ValueOf(func(a ...any) { fatal(fmt.Sprint(a...)) }),
-			"Fatalf":    reflect.ValueOf(func(f string, a ...any) { fatal(fmt.Sprintf(f, a...)) }),
-			"Fatalln":   reflect.ValueOf(func(a ...any) { fatal(fmt.Sprintln(a...)) }),
 			"Flags":     reflect.ValueOf(logger.Flags),
 			"SetFlags":  reflect.ValueOf(logger.SetFlags),
 			"Prefix":    reflect.ValueOf(logger.Prefix),
@@ -182,13 +193,23 @@ func (x *execution) hostExports(imported map[string]bool) interp.Exports {
 			"Default":   reflect.ValueOf(func() *log.Logger { return logger }),
 			"SetOutput": reflect.ValueOf(func(any) {}),
 		}
+		// Print, Panic and Fatal: checked for cycles, and Fatal ends the
+		// execution with code 1 (cycles.go).
+		for name, bind := range loggerBinds {
+			if x.src == "" || strings.Contains(x.src, name) {
+				l[name] = reflect.ValueOf(bind(x, logger))
+			}
+		}
 		for _, n := range []string{"Print", "Printf", "Println", "Fatal", "Fatalf", "Fatalln", "Panic", "Panicf", "Panicln"} {
 			mapTypes[l[n]] = printMapTypes
 		}
 		ex["log/./log"] = l
 	}
 	if imported["time"] {
-		ex["time/./time"] = map[string]reflect.Value{"Sleep": reflect.ValueOf(x.sleep)}
+		ex["time/./time"] = map[string]reflect.Value{"Sleep": reflect.ValueOf(x.sleep), "AfterFunc": reflect.ValueOf(x.afterFunc)}
+	}
+	if imported["context"] {
+		ex["context/./context"] = map[string]reflect.Value{"AfterFunc": reflect.ValueOf(x.contextAfterFunc)}
 	}
 	if imported["errors"] {
 		ex["errors/./errors"] = map[string]reflect.Value{"As": reflect.ValueOf(errorsAs)}
@@ -198,16 +219,20 @@ func (x *execution) hostExports(imported map[string]bool) interp.Exports {
 		if !imported[path] {
 			continue
 		}
-		syms := make(map[string]reflect.Value, len(funcs))
+		key := path + "/./" + path[strings.LastIndex(path, "/")+1:]
+		syms := ex[key] // other replacements of the package, if any
+		if syms == nil {
+			syms = make(map[string]reflect.Value, len(funcs))
+			ex[key] = syms
+		}
 		for name, bind := range funcs {
 			syms[name] = reflect.ValueOf(bind(x))
 		}
-		ex[path+"/./"+path[strings.LastIndex(path, "/")+1:]] = syms
 	}
 	if imported["os"] {
 		var stdoutW, stderrW io.Writer = out, errw
 		ex["os/os"] = map[string]reflect.Value{
-			"Exit":    reflect.ValueOf(func(code int) { panic(&exitSignal{code: code}) }),
+			"Exit":    reflect.ValueOf(x.exit),
 			"Stdout":  reflect.ValueOf(&stdoutW).Elem(),
 			"Stderr":  reflect.ValueOf(&stderrW).Elem(),
 			"Args":    reflect.ValueOf([]string{"script"}),

@@ -86,9 +86,10 @@ var printMapTypes = []reflect.Type{
 
 // replaced per execution (see runtime.go); absent from the shared table.
 var perExecution = map[string][]string{
-	"fmt":     {"Print", "Printf", "Println", "Scan", "Scanf", "Scanln"},
+	"fmt":     {"Print", "Printf", "Println", "Scan", "Scanf", "Scanln", "Sprint", "Sprintf", "Sprintln", "Errorf", "Fprint", "Fprintf", "Fprintln", "Append", "Appendf", "Appendln"},
 	"log":     {"Fatal", "Fatalf", "Fatalln", "Flags", "Output", "Panic", "Panicf", "Panicln", "Prefix", "Print", "Printf", "Println", "SetFlags", "SetOutput", "SetPrefix", "Writer", "Default"},
-	"time":    {"Sleep"},
+	"time":    {"Sleep", "AfterFunc"},
+	"context": {"AfterFunc"},
 	"errors":  {"As"},
 	"strings": {"Repeat"},
 	"bytes":   {"Repeat"},
@@ -167,7 +168,9 @@ func loadSymbols() *symbolTable {
 		}
 		fmtSyms := t.pkgs["fmt"]["fmt/./fmt"]
 		for _, name := range []string{"Errorf", "Sprint", "Sprintf", "Sprintln", "Fprint", "Fprintf", "Fprintln"} {
-			mt[fmtSyms[name]] = printMapTypes
+			if v, ok := fmtSyms[name]; ok { // else replaced per execution (runtime.go)
+				mt[v] = printMapTypes
+			}
 		}
 		t.mapTypes = interp.Exports{".": {"MapTypes": reflect.ValueOf(mt)}}
 		symbols = t
