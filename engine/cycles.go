@@ -9,6 +9,8 @@ import (
 	"sync"
 
 	"github.com/traefik/yaegi/stdlib"
+
+	texttemplate "github.com/toolscript/toolscript/internal/texttemplate"
 )
 
 // Cyclic values: fmt prints maps, slices, arrays, structs and interface
@@ -72,6 +74,10 @@ func printCycle(args []any) bool {
 // the current path.
 type cycleWalk struct {
 	onPath map[[2]uintptr]bool // data pointer, kind
+	// deep follows pointers at every level, as a template's field and
+	// index actions can before they print: a cycle of pointers alone
+	// ends the walk of its branch, a map or slice cycle is reported.
+	deep bool
 }
 
 func (c *cycleWalk) enter(v reflect.Value) (key [2]uintptr, cycle bool) {
@@ -93,7 +99,18 @@ func (c *cycleWalk) walk(v reflect.Value, depth int) bool {
 	case reflect.Pointer:
 		// fmt follows a pointer at the top level only; deeper, it
 		// prints the address.
-		return depth == 0 && !v.IsNil() && c.walk(v.Elem(), depth+1)
+		if v.IsNil() {
+			return false
+		}
+		if !c.deep {
+			return depth == 0 && c.walk(v.Elem(), depth+1)
+		}
+		key, seen := c.enter(v)
+		if seen {
+			return false // a cycle of pointers: nothing prints it whole
+		}
+		defer delete(c.onPath, key)
+		return c.walk(v.Elem(), depth+1)
 	case reflect.Map:
 		if v.IsNil() || v.Len() == 0 || !canCycle(v.Type()) {
 			return false
@@ -265,6 +282,31 @@ func loggerMethods() map[string]func(x *execution, l outputter) any {
 	return m
 }
 
+// templateMethods replace the Execute methods of the scripts' templates:
+// a template prints with fmt what its actions reach in the data.
+func templateMethods() map[string]func(x *execution, r reflect.Value) reflect.Value {
+	check := func(x *execution, data any) {
+		c := cycleWalk{deep: true}
+		if data != nil && canCycle(reflect.TypeOf(data)) && c.walk(reflect.ValueOf(data), 0) {
+			x.limit(&LimitError{Limit: "MaxCallDepth", Value: int64(x.limits.MaxCallDepth),
+				Detail: "(template data that holds a map or slice inside itself: printing it would recurse without end)"})
+		}
+	}
+	return map[string]func(x *execution, r reflect.Value) reflect.Value{
+		"Execute": func(x *execution, r reflect.Value) reflect.Value {
+			t := r.Interface().(*texttemplate.Template)
+			return reflect.ValueOf(func(w io.Writer, data any) error { check(x, data); return t.Execute(w, data) })
+		},
+		"ExecuteTemplate": func(x *execution, r reflect.Value) reflect.Value {
+			t := r.Interface().(*texttemplate.Template)
+			return reflect.ValueOf(func(w io.Writer, name string, data any) error {
+				check(x, data)
+				return t.ExecuteTemplate(w, name, data)
+			})
+		},
+	}
+}
+
 // loggerBinds are loggerMethods, made once.
 var loggerBinds = loggerMethods()
 
@@ -272,6 +314,9 @@ func init() {
 	loggers := []reflect.Type{reflect.TypeFor[*log.Logger]()}
 	if newLogger, ok := stdlib.Symbols["log/log"]["New"]; ok {
 		loggers = append(loggers, newLogger.Type().Out(0))
+	}
+	for name, bind := range templateMethods() {
+		hostMethods[methodKey{reflect.TypeFor[*texttemplate.Template](), name}] = bind
 	}
 	for _, t := range loggers {
 		for name, bind := range loggerBinds {

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"reflect"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -42,4 +43,23 @@ func TestPrintCycle(t *testing.T) {
 			assert.Equal(t, tt.want, printCycle(tt.args))
 		})
 	}
+}
+
+// TestTemplateDataCycle checks the walk of template data, which follows
+// pointers at every level: a map cycle behind a pointer field counts, a
+// cycle of pointers alone (parent pointers) does not.
+func TestTemplateDataCycle(t *testing.T) {
+	m := map[string]any{}
+	m["m"] = m
+	type page struct{ Meta *map[string]any }
+	type node struct {
+		Parent *node
+		Kids   []*node
+	}
+	root := &node{}
+	root.Kids = []*node{{Parent: root}}
+	deep := func(v any) bool { c := cycleWalk{deep: true}; return c.walk(reflect.ValueOf(v), 0) }
+	assert.True(t, deep(page{Meta: &m}))
+	assert.False(t, printCycle([]any{page{Meta: &m}}), "fmt prints the nested pointer as an address")
+	assert.False(t, deep(root))
 }
