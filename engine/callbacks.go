@@ -101,3 +101,110 @@ func init() {
 		return reflect.ValueOf(x.waitGroupGo(r.Interface().(*sync.WaitGroup)))
 	}
 }
+
+// Contexts: a context type of the script given to the context package as
+// a parent has its methods called by the package on a goroutine of its
+// own (the one that waits for the parent to be done), where a panic would
+// end the host. Every function of the package that takes a parent wraps a
+// parent that is not the package's own in guardedContext.
+
+// guardedContext calls the methods of a script's context; a panic in one
+// ends the execution with that panic, and the context then reads as
+// cancelled (Done closed, Err context.Canceled), so the package's own
+// goroutine ends too.
+type guardedContext struct {
+	x *execution
+	c context.Context
+}
+
+var closedDone = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
+
+func (g guardedContext) Deadline() (d time.Time, ok bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			g.x.callbackPanic(r)
+		}
+	}()
+	return g.c.Deadline()
+}
+
+func (g guardedContext) Done() (ch <-chan struct{}) {
+	defer func() {
+		if r := recover(); r != nil {
+			g.x.callbackPanic(r)
+			ch = closedDone
+		}
+	}()
+	return g.c.Done()
+}
+
+func (g guardedContext) Err() (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			g.x.callbackPanic(r)
+			err = context.Canceled
+		}
+	}()
+	return g.c.Err()
+}
+
+func (g guardedContext) Value(key any) (v any) {
+	defer func() {
+		if r := recover(); r != nil {
+			g.x.callbackPanic(r)
+		}
+	}()
+	return g.c.Value(key)
+}
+
+// parent returns c, or c guarded when it is not one of the context
+// package's own (or already guarded).
+func (x *execution) parent(c context.Context) context.Context {
+	if c == nil {
+		return nil // the package panics with its own message
+	}
+	t := reflect.TypeOf(c)
+	if t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t.PkgPath() == "context" {
+		return c
+	}
+	if _, ok := c.(guardedContext); ok {
+		return c
+	}
+	return guardedContext{x: x, c: c}
+}
+
+// contextFuncs are the functions of package context that take a parent.
+func (x *execution) contextFuncs() map[string]reflect.Value {
+	return map[string]reflect.Value{
+		"AfterFunc": reflect.ValueOf(func(ctx context.Context, f func()) func() bool {
+			return x.contextAfterFunc(x.parent(ctx), f)
+		}),
+		"WithCancel": reflect.ValueOf(func(p context.Context) (context.Context, context.CancelFunc) {
+			return context.WithCancel(x.parent(p))
+		}),
+		"WithCancelCause": reflect.ValueOf(func(p context.Context) (context.Context, context.CancelCauseFunc) {
+			return context.WithCancelCause(x.parent(p))
+		}),
+		"WithDeadline": reflect.ValueOf(func(p context.Context, d time.Time) (context.Context, context.CancelFunc) {
+			return context.WithDeadline(x.parent(p), d)
+		}),
+		"WithDeadlineCause": reflect.ValueOf(func(p context.Context, d time.Time, cause error) (context.Context, context.CancelFunc) {
+			return context.WithDeadlineCause(x.parent(p), d, cause)
+		}),
+		"WithTimeout": reflect.ValueOf(func(p context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+			return context.WithTimeout(x.parent(p), d)
+		}),
+		"WithTimeoutCause": reflect.ValueOf(func(p context.Context, d time.Duration, cause error) (context.Context, context.CancelFunc) {
+			return context.WithTimeoutCause(x.parent(p), d, cause)
+		}),
+		"WithValue": reflect.ValueOf(func(p context.Context, key, val any) context.Context {
+			return context.WithValue(x.parent(p), key, val)
+		}),
+		"WithoutCancel": reflect.ValueOf(func(p context.Context) context.Context {
+			return context.WithoutCancel(x.parent(p))
+		}),
+	}
+}

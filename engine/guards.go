@@ -29,16 +29,22 @@ func (x *execution) goStart() {
 // error instead of ending the host process.
 func (x *execution) goEnd(r any) {
 	x.goroutines.Add(-1)
+	x.callbackPanic(r)
+}
+
+// callbackPanic ends the execution with r, a panic of script code that
+// nothing of the script can recover (the top of one of its goroutines).
+func (x *execution) callbackPanic(r any) {
 	r = unwrapValue(r)
 	if r == nil || r == interp.ErrStopped {
-		return // a stopped goroutine: the execution has ended
+		return // nothing, or a stopped goroutine: the execution has ended
 	}
 	switch r := r.(type) {
 	case *LimitError:
-		x.fail(r)
+		x.abort(r)
 		return
 	case *exitSignal:
-		x.fail(r)
+		x.abort(r)
 		return
 	}
 	x.mu.Lock()
@@ -46,7 +52,9 @@ func (x *execution) goEnd(r any) {
 		x.goPanic = &PanicError{Value: r, Stack: "a goroutine of the script"}
 	}
 	x.mu.Unlock()
-	x.fail(errGoroutinePanic)
+	// As in Go, where the panic ends the program: nothing of the script
+	// runs after it.
+	x.abort(errGoroutinePanic)
 }
 
 // callDepth is the interpreter's hook for a call past MaxCallDepth (the

@@ -209,7 +209,7 @@ func (x *execution) hostExports(imported map[string]bool) interp.Exports {
 		ex["time/./time"] = map[string]reflect.Value{"Sleep": reflect.ValueOf(x.sleep), "AfterFunc": reflect.ValueOf(x.afterFunc)}
 	}
 	if imported["context"] {
-		ex["context/./context"] = map[string]reflect.Value{"AfterFunc": reflect.ValueOf(x.contextAfterFunc)}
+		ex["context/./context"] = x.contextFuncs() // callbacks.go
 	}
 	if imported["errors"] {
 		ex["errors/./errors"] = map[string]reflect.Value{"As": reflect.ValueOf(errorsAs)}

@@ -89,7 +89,7 @@ var perExecution = map[string][]string{
 	"fmt":     {"Print", "Printf", "Println", "Scan", "Scanf", "Scanln", "Sprint", "Sprintf", "Sprintln", "Errorf", "Fprint", "Fprintf", "Fprintln", "Append", "Appendf", "Appendln"},
 	"log":     {"Fatal", "Fatalf", "Fatalln", "Flags", "Output", "Panic", "Panicf", "Panicln", "Prefix", "Print", "Printf", "Println", "SetFlags", "SetOutput", "SetPrefix", "Writer", "Default"},
 	"time":    {"Sleep", "AfterFunc"},
-	"context": {"AfterFunc"},
+	"context": {"AfterFunc", "WithCancel", "WithCancelCause", "WithDeadline", "WithDeadlineCause", "WithTimeout", "WithTimeoutCause", "WithValue", "WithoutCancel"},
 	"errors":  {"As"},
 	"strings": {"Repeat"},
 	"bytes":   {"Repeat"},
