@@ -169,6 +169,18 @@ func (x *execution) checkPrint(fn string, args []any) {
 	}
 }
 
+// checkBuiltinPrint is the interpreter's hook for the builtins print and
+// println, which format their arguments with fmt.
+func (x *execution) checkBuiltinPrint(args []reflect.Value) {
+	as := make([]any, 0, len(args))
+	for _, a := range args {
+		if a.IsValid() && a.CanInterface() {
+			as = append(as, a.Interface())
+		}
+	}
+	x.checkPrint("println", as)
+}
+
 // printFuncs are fmt's functions that print their arguments, checked for
 // cycles, bound to the execution and its standard output. Only those the
 // program's source names are made (all when it is not known): a script

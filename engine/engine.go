@@ -212,6 +212,7 @@ func (x *execution) interpret(prog *program, surf *surface, symbols *symbolTable
 		HiddenFieldType:      hiddenFieldType,
 		MaxCallDepth:         max(x.limits.MaxCallDepth, 0), // see callDepth
 		OnCallDepth:          x.callDepth,
+		PrintCheck:           x.checkBuiltinPrint, // see cycles.go
 		MakeCheck:            x.makeCheck,
 		TypeCheck:            x.typeCheck,
 		BinMethod:            x.binMethod,

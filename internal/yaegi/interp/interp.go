@@ -177,8 +177,6 @@ type opt struct {
 	astDot       bool              // display AST graph (debug)
 	cfgDot       bool              // display CFG graph (debug)
 	noRun        bool              // compile, but do not run
-	maxCallDepth int64             // toolscript patch 31
-	onCallDepth  func(fn string)   // toolscript patch 31
 	fastChan     bool              // disable cancellable chan operations
 	specialStdio bool              // allows os.Stdin, os.Stdout, os.Stderr to not be file descriptors
 	unrestricted bool              // allow use of non-sandboxed symbols
@@ -189,6 +187,10 @@ type opt struct {
 	makeCheck func(reflect.Type, int)                                      // toolscript patch 24
 	typeCheck func(uint64, string) error                                   // toolscript patch 25
 	binMethod func(reflect.Type, string) func(reflect.Value) reflect.Value // toolscript patch 26
+
+	maxCallDepth int64                 // toolscript patch 31
+	onCallDepth  func(fn string)       // toolscript patch 31
+	printCheck   func([]reflect.Value) // toolscript patch 32
 }
 
 // Interpreter contains global resources and state.
@@ -359,6 +361,12 @@ type Options struct {
 	MaxCallDepth int
 	OnCallDepth  func(fn string)
 
+	// toolscript patch 32: PrintCheck, if set, is called with the
+	// arguments of the builtins print and println before they format
+	// them (with fmt's %v, which recurses into maps and slices); it
+	// panics to refuse them.
+	PrintCheck func(args []reflect.Value)
+
 	// Unrestricted allows to run non sandboxed stdlib symbols such as os/exec and environment
 	Unrestricted bool
 
@@ -448,6 +456,7 @@ func New(options Options) *Interpreter {
 
 	// toolscript patch 31: the call depth bound.
 	i.opt.maxCallDepth, i.opt.onCallDepth = int64(options.MaxCallDepth), options.OnCallDepth
+	i.opt.printCheck = options.PrintCheck // toolscript patch 32
 	if options.SourcecodeFilesystem != nil {
 		i.opt.filesystem = options.SourcecodeFilesystem
 	}

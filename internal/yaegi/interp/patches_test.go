@@ -838,3 +838,27 @@ func TestConstLoop(t *testing.T) {
 		}
 	}
 }
+
+// TestPrintCheck checks that the builtins print and println hand their
+// arguments to Options.PrintCheck before formatting them (patch 32).
+func TestPrintCheck(t *testing.T) {
+	var out bytes.Buffer
+	var seen []any
+	it := New(Options{Stdout: &out, PrintCheck: func(args []reflect.Value) {
+		for _, a := range args {
+			seen = append(seen, a.Interface())
+		}
+		if len(args) > 1 {
+			panic("refused")
+		}
+	}})
+	if _, err := it.Eval(`println("a")`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := it.Eval(`print("b", 2)`); err == nil || !strings.Contains(err.Error(), "refused") {
+		t.Fatalf("got %v, want the check's panic", err)
+	}
+	if out.String() != "a\n" || len(seen) != 3 || seen[2] != 2 {
+		t.Fatalf("printed %q, checked %v", out.String(), seen)
+	}
+}

@@ -938,8 +938,12 @@ func _print(n *node) {
 		values[i] = genValue(c)
 	}
 	out := n.interp.stdout
+	check := n.interp.opt.printCheck // toolscript patch 32
 
 	genBuiltinDeferWrapper(n, values, nil, func(args []reflect.Value) []reflect.Value {
+		if check != nil { // toolscript patch 32
+			check(args)
+		}
 		for i, value := range args {
 			if i > 0 {
 				fmt.Fprintf(out, " ")
@@ -957,8 +961,12 @@ func _println(n *node) {
 		values[i] = genValue(c)
 	}
 	out := n.interp.stdout
+	check := n.interp.opt.printCheck // toolscript patch 32
 
 	genBuiltinDeferWrapper(n, values, nil, func(args []reflect.Value) []reflect.Value {
+		if check != nil { // toolscript patch 32
+			check(args)
+		}
 		for i, value := range args {
 			if i > 0 {
 				fmt.Fprintf(out, " ")
