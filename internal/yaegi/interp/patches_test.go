@@ -862,3 +862,43 @@ func TestPrintCheck(t *testing.T) {
 		t.Fatalf("printed %q, checked %v", out.String(), seen)
 	}
 }
+
+// TestSelectConcurrent runs one select statement in many goroutines at
+// once, each on its own channels: every goroutine gets its own value (and
+// under -race, no data race on the statement's cases; patch 33).
+func TestSelectConcurrent(t *testing.T) {
+	it := New(Options{})
+	v, err := it.Eval(`package main
+func pick(in chan int, quit chan bool) int {
+	select {
+	case v := <-in:
+		return v
+	case <-quit:
+		return -1
+	}
+}
+func run() int {
+	done := make(chan int)
+	for i := 0; i < 50; i++ {
+		in := make(chan int, 1)
+		in <- i
+		go func() { done <- pick(in, make(chan bool)) }()
+	}
+	sum := 0
+	for i := 0; i < 50; i++ {
+		sum += <-done
+	}
+	return sum
+}
+func main() {}`)
+	if err != nil {
+		t.Fatal(err, v)
+	}
+	res, err := it.Eval(`run()`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := res.Int(); got != 49*50/2 {
+		t.Fatalf("got %d, want %d", got, 49*50/2)
+	}
+}

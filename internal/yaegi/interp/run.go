@@ -4269,7 +4269,13 @@ func _select(n *node) {
 		}
 	}
 
+	template := cases
 	n.exec = func(f *frame) bltn {
+		// toolscript patch 33: cases of this execution of the select;
+		// upstream wrote one slice of the node from every goroutine
+		// running the statement (a data race: select {} in goroutines).
+		cases := make([]reflect.SelectCase, len(template))
+		copy(cases, template)
 		f.mutex.RLock()
 		cases[nbClause] = f.done
 		f.mutex.RUnlock()
