@@ -244,3 +244,44 @@ func TestIsolated_FrameLimit(t *testing.T) {
 	require.Equal(t, engine.CodeOK, res.ReturnCode, res.Error)
 	assert.Len(t, res.Stdout, 65<<20)
 }
+
+// TestToolCalls_LiteralArgsOwned checks the calls whose map of arguments
+// is a literal written in the call (the tool gets that map, not a copy):
+// containers the script still holds are copied all the same, so the trace
+// keeps what the tool received, in both call forms and both runtimes.
+func TestToolCalls_LiteralArgsOwned(t *testing.T) {
+	var seen []map[string]any
+	var mu sync.Mutex
+	ns := nsOf(projection.MustDirect("get", func(args map[string]any) (any, error) {
+		mu.Lock()
+		seen = append(seen, args)
+		mu.Unlock()
+		return args["id"], nil
+	}, "Get."))
+	code := `tags := []any{"a"}
+opts := map[string]any{"deep": true}
+tools.Get(map[string]any{"id": 1, "tags": tags, "opts": opts})
+r, err := tools.Get(map[string]any{"id": 2, "tags": tags})
+tags[0] = "forged"
+opts["deep"] = false
+fmt.Println(r, err)`
+	for rtName, rt := range bothRuntimes(t) {
+		t.Run(rtName, func(t *testing.T) {
+			mu.Lock()
+			seen = nil
+			mu.Unlock()
+			res, err := rt.Execute(context.Background(), code, ns)
+			require.NoError(t, err)
+			require.Equal(t, engine.CodeOK, res.ReturnCode, res.Error)
+			assert.Equal(t, "2 <nil>\n", res.Stdout)
+			require.Len(t, res.ToolCalls, 2)
+			assert.Equal(t, map[string]any{"id": 1, "tags": []any{"a"}, "opts": map[string]any{"deep": true}}, res.ToolCalls[0].Args)
+			assert.Equal(t, map[string]any{"id": 2, "tags": []any{"a"}}, res.ToolCalls[1].Args)
+			mu.Lock()
+			defer mu.Unlock()
+			require.Len(t, seen, 2)
+			assert.Equal(t, []any{"a"}, seen[0]["tags"], "the tool's arguments are not the script's")
+			assert.Equal(t, map[string]any{"deep": true}, seen[0]["opts"])
+		})
+	}
+}

@@ -208,6 +208,28 @@ func (c *valueCopier) value(v any, depth int) any {
 	return cv.Interface()
 }
 
+// ownArgs is copyArgs for a map nothing but the tool can reach (a map
+// literal written in the call): its scalar entries stay as they are, and
+// only the values that may refer to memory the script still holds are
+// replaced by copies, so a call with a literal of scalars costs no
+// allocation.
+func ownArgs(m map[string]any) (int64, error) {
+	c := valueCopier{budget: math.MaxInt64}
+	c.add(2)
+	for k, e := range m {
+		c.add(len(k) + 4)
+		if n, ok := scalarCost(e); ok {
+			c.add(n)
+			continue
+		}
+		m[k] = c.value(e, 1)
+		if c.err != nil {
+			return c.size, c.err
+		}
+	}
+	return c.size, nil
+}
+
 func (c *valueCopier) mapAny(m map[string]any, depth int) map[string]any {
 	id := uintptr(reflect.ValueOf(m).UnsafePointer())
 	if !c.enter(depth, id, reflect.TypeOf(m)) {

@@ -216,6 +216,7 @@ func (x *execution) interpret(prog *program, surf *surface, symbols *symbolTable
 		MakeCheck:            x.makeCheck,
 		TypeCheck:            x.typeCheck,
 		BinMethod:            x.binMethod,
+		OwnedCall:            surf.ownedCall(x, prog.imports),
 	})
 	must := func(err error) {
 		if err != nil {

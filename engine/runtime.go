@@ -102,6 +102,17 @@ func (x *execution) sleep(d time.Duration) {
 
 // callTool runs one tool call from the script: limits, trace, panics.
 func (x *execution) callTool(p projection.ToolProjection, args map[string]any) (res any, err error) {
+	return x.call(p, args, false)
+}
+
+// callOwned is callTool for a map of arguments that only the tool can
+// reach: a map literal written in the call (see interp.Options.OwnedCall).
+func (x *execution) callOwned(p projection.ToolProjection, args map[string]any) (res any, err error) {
+	return x.call(p, args, true)
+}
+
+// call runs one tool call; owned says whether args is the call's own map.
+func (x *execution) call(p projection.ToolProjection, args map[string]any, owned bool) (res any, err error) {
 	if x.ended.Load() {
 		return nil, &ToolError{Tool: p.Name(), Err: ErrExecutionEnded}
 	}
@@ -119,7 +130,13 @@ func (x *execution) callTool(p projection.ToolProjection, args map[string]any) (
 	defer x.releaseTool()
 	// The tool and the trace get a copy of the arguments: what the tool
 	// received, which the script can no longer change.
-	args, size, cerr := copyArgs(args)
+	var size int64
+	var cerr error
+	if owned {
+		size, cerr = ownArgs(args)
+	} else {
+		args, size, cerr = copyArgs(args)
+	}
 	start := time.Now()
 	// The call enters the trace when it starts, so a call still running
 	// when the execution ends is reported too.

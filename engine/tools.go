@@ -140,6 +140,32 @@ type kwargsFunc = func(args map[string]any) (any, error)
 
 // exports returns the host packages for the tool packages the program
 // imports, bound to this execution.
+// ownedCall returns the interpreter's OwnedCall hook for an execution
+// whose script imports imports, or nil when it imports no tool package: a
+// tool called with a map literal written in the call gets that map as its
+// own (callOwned), instead of a copy.
+func (s *surface) ownedCall(x *execution, imports []string) func(pkgPath, name string) func(map[string]any) (any, error) {
+	uses := false
+	for _, path := range imports {
+		if _, ok := s.pkgs[path]; ok {
+			uses = true
+			break
+		}
+	}
+	if !uses {
+		return nil
+	}
+	return func(pkgPath, name string) func(map[string]any) (any, error) {
+		for _, f := range s.pkgs[pkgPath] {
+			if f.goName == name {
+				tool := f.tool
+				return func(args map[string]any) (any, error) { return x.callOwned(tool, args) }
+			}
+		}
+		return nil
+	}
+}
+
 func (s *surface) exports(x *execution, imports []string) interp.Exports {
 	ex := interp.Exports{}
 	for _, path := range imports {

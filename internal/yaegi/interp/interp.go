@@ -191,6 +191,8 @@ type opt struct {
 	maxCallDepth int64                 // toolscript patch 31
 	onCallDepth  func(fn string)       // toolscript patch 31
 	printCheck   func([]reflect.Value) // toolscript patch 32
+
+	ownedCall func(pkgPath, name string) func(map[string]any) (any, error) // toolscript patch 34
 }
 
 // Interpreter contains global resources and state.
@@ -384,6 +386,14 @@ type Options struct {
 	// in an error struct, say, that would hand the script reflection).
 	HiddenFieldType func(t reflect.Type) bool
 
+	// toolscript patch 34: OwnedCall, if set, is asked at compile time for
+	// each call of a native function of the tool signature
+	// (func(map[string]any) (any, error)), named as package path and
+	// symbol, whose only argument is a composite literal written in the
+	// call: nothing but the callee can reach that map. A non-nil result
+	// is called instead of the symbol's function, with the map.
+	OwnedCall func(pkgPath, name string) func(map[string]any) (any, error)
+
 	// toolscript patch 24: MakeCheck, if set, is called before make (and
 	// a slice literal) allocates, with the type made (a slice, map or
 	// channel type) and the largest of its size arguments. It panics to
@@ -457,10 +467,10 @@ func New(options Options) *Interpreter {
 	// toolscript patch 31: the call depth bound.
 	i.opt.maxCallDepth, i.opt.onCallDepth = int64(options.MaxCallDepth), options.OnCallDepth
 	i.opt.printCheck = options.PrintCheck // toolscript patch 32
+	i.opt.ownedCall = options.OwnedCall   // toolscript patch 34
 	if options.SourcecodeFilesystem != nil {
 		i.opt.filesystem = options.SourcecodeFilesystem
 	}
-
 	i.opt.context.GOPATH = options.GoPath
 	if len(options.BuildTags) > 0 {
 		i.opt.context.BuildTags = options.BuildTags

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -900,5 +901,61 @@ func main() {}`)
 	}
 	if got := res.Int(); got != 49*50/2 {
 		t.Fatalf("got %d, want %d", got, 49*50/2)
+	}
+}
+
+// TestOwnedCall checks patch 34: Options.OwnedCall is asked, at compile
+// time, for the calls of a tool-signature function whose only argument is
+// a composite literal written in the call, in every call form, and its
+// function replaces the symbol's there; a call with a variable keeps the
+// symbol's function.
+func TestOwnedCall(t *testing.T) {
+	var plain, owned []string
+	var asked []string
+	tool := func(args map[string]any) (any, error) {
+		plain = append(plain, fmt.Sprint(args["n"]))
+		return fmt.Sprint(args["n"]), nil
+	}
+	it := New(Options{OwnedCall: func(pkgPath, name string) func(map[string]any) (any, error) {
+		asked = append(asked, pkgPath+"."+name)
+		if name != "Tool" {
+			return nil
+		}
+		return func(args map[string]any) (any, error) {
+			owned = append(owned, fmt.Sprint(args["n"]))
+			args["n"] = "changed by the callee"
+			return args["n"], nil
+		}
+	}})
+	if err := it.Use(Exports{"tools/./tools": {"Tool": reflect.ValueOf(tool), "Other": reflect.ValueOf(tool)}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := it.Eval(`import "tools"`); err != nil {
+		t.Fatal(err)
+	}
+	_, err := it.Eval(`func f() string {
+	m := map[string]any{"n": "1"}
+	tools.Tool(m)
+	r, _ := tools.Tool(map[string]any{"n": 2})
+	tools.Tool(map[string]any{"n": 3})
+	o, _ := tools.Other(map[string]any{"n": 4})
+	return m["n"].(string) + " " + r.(string) + " " + o.(string)
+}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := it.Eval(`f()`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := v.String(); got != "1 changed by the callee 4" {
+		t.Errorf("f() = %q", got)
+	}
+	if fmt.Sprint(plain) != "[1 4]" || fmt.Sprint(owned) != "[2 3]" {
+		t.Errorf("symbol's function ran for %v, owned one for %v", plain, owned)
+	}
+	sort.Strings(asked)
+	if fmt.Sprint(asked) != "[tools.Other tools.Tool tools.Tool]" {
+		t.Errorf("OwnedCall asked for %v", asked)
 	}
 }

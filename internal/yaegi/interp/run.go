@@ -1538,6 +1538,25 @@ func getFrame(f *frame, l int) *frame {
 // patch 5).
 var kwargsFuncType = reflect.TypeOf((func(map[string]any) (any, error))(nil))
 
+// ownedCall returns the function Options.OwnedCall gives for the tool
+// call n, or nil: n must call a symbol of a native package with a
+// composite literal as its only argument (toolscript patch 34).
+func ownedCall(n *node) func(map[string]any) (any, error) {
+	hook := n.interp.opt.ownedCall
+	if hook == nil || len(n.child) != 2 || n.child[1].kind != compositeLitExpr {
+		return nil
+	}
+	c0 := n.child[0]
+	if c0.kind != selectorExpr || len(c0.child) != 2 {
+		return nil
+	}
+	pkg := c0.child[0]
+	if pkg.sym == nil || pkg.sym.typ == nil || pkg.sym.typ.cat != binPkgT {
+		return nil
+	}
+	return hook(pkg.sym.typ.path, c0.child[1].ident)
+}
+
 func callBin(n *node) {
 	tnext := getExec(n.tnext)
 	fnext := getExec(n.fnext)
@@ -1575,13 +1594,20 @@ func callBin(n *node) {
 
 	// Determine if we should use `Call` or `CallSlice` on the function Value.
 	callFn := func(v reflect.Value, in []reflect.Value) []reflect.Value { return v.Call(in) }
+	var owned func(map[string]any) (any, error) // toolscript patch 34
 	if n.action == aCallSlice {
 		callFn = func(v reflect.Value, in []reflect.Value) []reflect.Value { return v.CallSlice(in) }
 	} else if funcType == kwargsFuncType {
+		// toolscript patch 34: a tool whose argument is a map literal
+		// written in the call may get it as its own.
+		owned = ownedCall(n)
 		// toolscript patch 5: call host tools (func(map[string]any) (any,
 		// error)) directly rather than through reflect.Value.Call.
 		callFn = func(v reflect.Value, in []reflect.Value) []reflect.Value {
 			fn, ok := v.Interface().(func(map[string]any) (any, error))
+			if owned != nil {
+				fn, ok = owned, true // toolscript patch 34
+			}
 			if !ok || fn == nil || in[0].Kind() != reflect.Map {
 				return v.Call(in)
 			}
@@ -1767,6 +1793,9 @@ func callBin(n *node) {
 					fv := value(f)
 					a := getBinValue(getMapType, arg, f)
 					fn, ok := fv.Interface().(func(map[string]any) (any, error))
+					if owned != nil {
+						fn, ok = owned, true // toolscript patch 34
+					}
 					m, isMap := a.Interface().(map[string]any)
 					if !ok || fn == nil || !isMap {
 						assign(f, fv.Call([]reflect.Value{a}))
