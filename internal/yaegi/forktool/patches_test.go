@@ -101,3 +101,14 @@ func TestSplitGroup(t *testing.T) {
 	all, _ := files[0].state(map[int]bool{1: true, 2: true})
 	assert.Equal(t, fork, string(all))
 }
+
+// TestCheckSeries is apply.sh --check in the default suite: every hunk of
+// the fork is marked, and the committed series, applied onto upstream at
+// the base (go.mod's version, already in the module cache), reproduces the
+// fork's sources byte for byte. After a change to the fork, run
+// `bash internal/yaegi/patches/apply.sh --export` and commit the series.
+func TestCheckSeries(t *testing.T) {
+	root, err := repoRoot()
+	require.NoError(t, err)
+	require.NoError(t, checkSeries(root), "run bash internal/yaegi/patches/apply.sh --export and commit internal/yaegi/patches")
+}
