@@ -82,12 +82,56 @@ func (x *execution) contextAfterFunc(ctx context.Context, f func()) (stop func()
 func (x *execution) waitGroupGo(wg *sync.WaitGroup) func(func()) {
 	return func(f func()) {
 		x.goStart()
-		wg.Add(1)
+		x.waits.add(x, wg, 1)
 		go func() {
-			defer wg.Done()
+			defer x.waits.add(x, wg, -1)
 			x.callback(f)
 		}()
 	}
+}
+
+// waitGroups keeps the count of every WaitGroup the script adds to
+// (Add, Done, Go), so that the end of the execution can release a Wait
+// still blocked in native code: a goroutine the stop ended before it ran
+// its deferred Done (it had not started yet) would otherwise leave a
+// Wait of the script, in a native call nothing can interrupt, blocked for
+// good.
+type waitGroups struct {
+	mu       sync.Mutex
+	n        map[*sync.WaitGroup]int
+	released bool
+}
+
+// add is wg.Add(delta) counted, with Go's panics; after the release it
+// does nothing (a stopped goroutine's deferred Done).
+func (w *waitGroups) add(x *execution, wg *sync.WaitGroup, delta int) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.released {
+		return
+	}
+	wg.Add(delta) // may panic: negative counter, as in Go
+	if w.n == nil {
+		w.n = map[*sync.WaitGroup]int{}
+		x.onEnd(w.release)
+	}
+	if w.n[wg] += delta; w.n[wg] == 0 {
+		delete(w.n, wg)
+	}
+}
+
+// release brings every WaitGroup of the script back to zero, which wakes
+// its waiters; it runs when the execution ends (endCallbacks).
+func (w *waitGroups) release() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.released = true
+	for wg, n := range w.n {
+		if n > 0 {
+			wg.Add(-n)
+		}
+	}
+	w.n = nil
 }
 
 // hostMethods replace native methods, per execution, for the guards other
@@ -99,6 +143,14 @@ var hostMethods = map[methodKey]func(x *execution, recv reflect.Value) reflect.V
 func init() {
 	hostMethods[methodKey{reflect.TypeFor[*sync.WaitGroup](), "Go"}] = func(x *execution, r reflect.Value) reflect.Value {
 		return reflect.ValueOf(x.waitGroupGo(r.Interface().(*sync.WaitGroup)))
+	}
+	hostMethods[methodKey{reflect.TypeFor[*sync.WaitGroup](), "Add"}] = func(x *execution, r reflect.Value) reflect.Value {
+		wg := r.Interface().(*sync.WaitGroup)
+		return reflect.ValueOf(func(delta int) { x.waits.add(x, wg, delta) })
+	}
+	hostMethods[methodKey{reflect.TypeFor[*sync.WaitGroup](), "Done"}] = func(x *execution, r reflect.Value) reflect.Value {
+		wg := r.Interface().(*sync.WaitGroup)
+		return reflect.ValueOf(func() { x.waits.add(x, wg, -1) })
 	}
 }
 
