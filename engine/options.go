@@ -184,7 +184,7 @@ func WithLimits(l Limits) Option {
 // WithExtraGlobals makes non-tool values available to the script as
 // package-level identifiers (a dot-imported package). Names must be Go
 // identifiers; a name that a tool package also uses is dropped: the tool
-// wins, as in the seeds.
+// wins, as in the Python ToolRegistry.
 func WithExtraGlobals(globals map[string]any) Option {
 	return func(s *settings) { s.globals = globals }
 }

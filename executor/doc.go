@@ -1,15 +1,16 @@
 // Package executor runs tool functions on pluggable backends, with
 // cancellation, progress reports, timeouts and exact status tracking. It is
-// the Go port of the Python library's executor (seed 001): a function plus a
+// the Go port of the Python ToolRegistry's executor: a function plus a
 // map of keyword arguments goes in through [Backend.Submit], a [Handle]
 // comes out. It imports nothing else of toolscript; the registry builds
 // ExecuteToolCalls on it.
 //
 // Three backends are provided:
 //
-//   - [GoroutineBackend] (the seeds' ThreadBackend): a bounded set of worker
+//   - [GoroutineBackend] (the Python ToolRegistry's ThreadBackend): a bounded set of worker
 //     goroutines fed by a FIFO queue. The default choice.
-//   - [ProcessBackend] (the seeds' ProcessPoolBackend): registered functions
+//   - [ProcessBackend] (the Python ToolRegistry's
+//     ProcessPoolBackend): registered functions
 //     run in a pool of warm child processes of the same binary, for
 //     isolation and hard cancellation.
 //   - [InlineBackend]: the function runs inside Submit, in the caller's
@@ -30,7 +31,8 @@
 //
 // and [Named] functions registered with [RegisterFunc]. A function that
 // declares an [ExecutionContext] or a context.Context receives the
-// execution's [ExecutionContext] (the seeds' injected _ctx argument); callers
+// execution's [ExecutionContext] (what the Python ToolRegistry injects as
+// its _ctx argument); callers
 // never pass it. Any other value makes the handle Failed with an error
 // wrapping [ErrBadFunc]; Submit never panics. A panic in a function makes its
 // handle Failed with a [*PanicError] carrying the value and the stack.

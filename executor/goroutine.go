@@ -11,7 +11,8 @@ import (
 func DefaultMaxWorkers() int { return min(32, runtime.GOMAXPROCS(0)+4) }
 
 // GoroutineBackend runs functions on a bounded set of worker goroutines in
-// this process (the seeds' ThreadBackend). Workers start on demand, up to
+// this process (the Python ToolRegistry's
+// ThreadBackend). Workers start on demand, up to
 // the bound, and stay until Shutdown; submissions beyond the bound wait in a
 // FIFO queue, so goroutines never grow with the load. Cancellation and
 // timeouts are cooperative for the function (through its context) and

@@ -48,7 +48,8 @@ type ProcessConfig struct {
 }
 
 // ProcessBackend runs registered functions in a pool of warm child processes
-// of the same binary (the seeds' ProcessPoolBackend). Arguments and results
+// of the same binary (the Python ToolRegistry's
+// ProcessPoolBackend). Arguments and results
 // cross as JSON, so they must be JSON-encodable, and results come back as
 // the types encoding/json decodes into any (float64, string, bool, nil,
 // []any, map[string]any). Cancellation and timeouts are hard: the child's

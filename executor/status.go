@@ -14,7 +14,8 @@ import "strconv"
 // and no others: Completed, Failed and Cancelled are final.
 type Status int
 
-// The statuses of an execution, in the seeds' names.
+// The statuses of an execution, named as the Python ToolRegistry names
+// them (PENDING, RUNNING, COMPLETED, FAILED, CANCELLED).
 const (
 	Pending Status = iota
 	Running

@@ -15,7 +15,9 @@ func op(result string) func(context.Context, map[string]any) (any, error) {
 	return func(context.Context, map[string]any) (any, error) { return result, nil }
 }
 
-// seedRegistries builds the two registries of the seed's examples.
+// seedRegistries builds two registries like those of the Python
+// ToolRegistry's merge examples: openapi_math with tools named the OpenAPI
+// way (add_get, ...) and mcp_math (add, ...).
 func seedRegistries(t *testing.T, sep registry.Separator) (openapi, mcp *registry.Registry) {
 	t.Helper()
 	openapi = registry.New("openapi_math", registry.WithSeparator(sep))
@@ -28,7 +30,8 @@ func seedRegistries(t *testing.T, sep registry.Separator) (openapi, mcp *registr
 	return openapi, mcp
 }
 
-// seedNames writes the seed's printed names (with ".") in separator sep.
+// seedNames writes the names the Python ToolRegistry's merge examples
+// print (with ".") in separator sep.
 func seedNames(sep registry.Separator, names ...string) []string {
 	out := make([]string, len(names))
 	for i, n := range names {

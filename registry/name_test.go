@@ -17,15 +17,15 @@ func TestNormalizeToolName(t *testing.T) {
 	tests := []struct {
 		name, in, want string
 	}{
-		// The examples of the seed, verbatim.
-		{"seed acronym with underscore", "HTTP_Request", "http_request"},
-		{"seed openapi duplicate", "add_add_get", "add_get"},
-		{"seed camel case", "calculateTotal", "calculate_total"},
-		{"seed acronym then word", "OpenAPI service", "open_api_service"},
-		{"seed spaces", "get user info", "get_user_info"},
-		{"seed dot", "process.data", "process_data"},
-		{"seed at sign", "encode@url", "encode_url"},
-		// Beyond the seed.
+		// The Python ToolRegistry's documented examples, verbatim.
+		{"python doc acronym with underscore", "HTTP_Request", "http_request"},
+		{"python doc openapi duplicate", "add_add_get", "add_get"},
+		{"python doc camel case", "calculateTotal", "calculate_total"},
+		{"python doc acronym then word", "OpenAPI service", "open_api_service"},
+		{"python doc spaces", "get user info", "get_user_info"},
+		{"python doc dot", "process.data", "process_data"},
+		{"python doc at sign", "encode@url", "encode_url"},
+		// Beyond those.
 		{"already normalized", "math_ops", "math_ops"},
 		{"pascal case", "Multiply", "multiply"},
 		{"acronym inside", "parseHTTPResponse", "parse_http_response"},

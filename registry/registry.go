@@ -518,7 +518,7 @@ func (r *Registry) disabledLocked(t *Tool) (bool, string) {
 }
 
 // Names returns the qualified names of the enabled tools in registration
-// order (the seeds' get_available_tools).
+// order (the Python ToolRegistry's get_available_tools).
 func (r *Registry) Names() []string {
 	r.mu.RLock()
 	defer r.mu.RUnlock()

@@ -44,7 +44,7 @@ func TestDependencies(t *testing.T) {
 	require.True(t, seen["github.com/traefik/yaegi"], "the check must see the module's real dependencies")
 }
 
-// TestLayers keeps the import direction of SPEC.md: projection, executor
+// TestLayers keeps the project's import direction: projection, executor
 // and sandbox import nothing of the project above them, the engine never
 // sees the registry, the registry never sees the engine, and the process
 // helpers under executor and sandbox import nothing of the project.
