@@ -787,13 +787,6 @@ func (interp *Interpreter) ExecuteWatch(ctx context.Context, p *Program) (reflec
 		return reflect.Value{}, closedChan, err
 	}
 
-	// toolscript patch 8: generate the node closures here, before the
-	// program's goroutine starts: code generation walks deep and would
-	// grow the fresh goroutine's stack (copying it) on every execution.
-	if err := generate(p); err != nil {
-		return reflect.Value{}, closedChan, err
-	}
-
 	done := make(chan struct{})
 	go func() {
 		defer func() {

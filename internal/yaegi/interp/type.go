@@ -2563,8 +2563,10 @@ func checkTypeSize(interp *Interpreter, n *node, t *itype) error {
 
 // toolscript patch 25: typeBytes estimates the bytes of a value of type t
 // without building its reflect type: arrays and structs add up their
-// parts, other types count as what a slice header takes. The estimate
-// saturates at math.MaxUint64.
+// parts (without padding), a basic, pointer, map, channel, function,
+// string or interface type counts its size on a 64-bit machine, and any
+// other type its reflect type's size if known, else what a slice header
+// takes. The estimate saturates at math.MaxUint64.
 func typeBytes(t *itype, depth int) uint64 {
 	if t == nil || depth > 64 {
 		return 0
