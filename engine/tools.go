@@ -138,8 +138,6 @@ func buildSurface(ns map[string]projection.ToolProjection) *surface {
 // arguments.
 type kwargsFunc = func(args map[string]any) (any, error)
 
-// exports returns the host packages for the tool packages the program
-// imports, bound to this execution.
 // ownedCall returns the interpreter's OwnedCall hook for an execution
 // whose script imports imports, or nil when it imports no tool package: a
 // tool called with a map literal written in the call gets that map as its
@@ -166,6 +164,8 @@ func (s *surface) ownedCall(x *execution, imports []string) func(pkgPath, name s
 	}
 }
 
+// exports returns the host packages for the tool packages the program
+// imports, bound to this execution.
 func (s *surface) exports(x *execution, imports []string) interp.Exports {
 	ex := interp.Exports{}
 	for _, path := range imports {
