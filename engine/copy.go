@@ -14,7 +14,7 @@ import (
 const (
 	// MaxErrorBytes bounds CodeResult.Error (and the message of the
 	// PanicError, ScriptError or tool error behind it): a longer message
-	// is cut, ends with truncatedMark and sets CodeResult.ErrorTruncated.
+	// is cut, ends with " …[truncated]" and sets CodeResult.ErrorTruncated.
 	// Messages are cut before the engine reads them, so a script's huge
 	// panic message costs nothing after its deadline.
 	MaxErrorBytes = 64 << 10
@@ -32,7 +32,7 @@ const (
 	MaxTraceArgBytes = 64 << 10
 	// MaxTraceErrorBytes bounds the Error of one entry of
 	// CodeResult.ToolCalls; a longer message is cut and ends with
-	// truncatedMark.
+	// " …[truncated]".
 	MaxTraceErrorBytes = 4 << 10
 	// MaxTraceBytes bounds the whole trace: the names, kept arguments and
 	// errors of its entries, plus 32 bytes for each. Calls past it still
