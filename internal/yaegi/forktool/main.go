@@ -22,11 +22,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"sort"
+	"slices"
 	"strings"
 )
 
@@ -126,14 +127,10 @@ func isSource(name string) bool {
 // to its content.
 type sourceSet map[string][]byte
 
-func (s sourceSet) paths() []string {
-	var ps []string
-	for p := range s {
-		ps = append(ps, p)
-	}
-	sort.Strings(ps)
-	return ps
-}
+func (s sourceSet) paths() []string { return sortedKeys(s) }
+
+// sortedKeys returns the keys of m in order.
+func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
 
 // readSources reads the sources of dirs, each mapped to its fork-relative
 // name (the fork's unsafe2 is upstream's internal/unsafe2).

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -440,7 +441,7 @@ func renderSeries(base, fork sourceSet, order []readmePatch) (map[string][]byte,
 		if !used[p.num] {
 			continue
 		}
-		before := copyDone(done)
+		before := maps.Clone(done)
 		done[p.num] = true
 		for _, side := range []string{"a", "b"} {
 			if err := os.RemoveAll(filepath.Join(tmp, side)); err != nil {
@@ -480,14 +481,6 @@ func renderSeries(base, fork sourceSet, order []readmePatch) (map[string][]byte,
 		out[fmt.Sprintf("%04d-patch-%d.patch", i+1, p.num)] = b.Bytes()
 	}
 	return out, nil, nil
-}
-
-func copyDone(m map[int]bool) map[int]bool {
-	c := map[int]bool{}
-	for k, v := range m {
-		c[k] = v
-	}
-	return c
 }
 
 // forkSeries renders the series of the fork as it is now.
@@ -536,22 +529,13 @@ func exportSeries(root string) error {
 			}
 		}
 	}
-	for _, name := range sortedNames(rendered) {
+	for _, name := range sortedKeys(rendered) {
 		if err := os.WriteFile(filepath.Join(dir, name), rendered[name], 0o644); err != nil {
 			return err
 		}
 	}
 	fmt.Printf("wrote %d patches to %s\n", len(rendered), patchesDir)
 	return checkSeries(root)
-}
-
-func sortedNames(m map[string][]byte) []string {
-	var ns []string
-	for n := range m {
-		ns = append(ns, n)
-	}
-	sort.Strings(ns)
-	return ns
 }
 
 // checkSeries checks that the series on disk is the fork's (every hunk

@@ -521,22 +521,8 @@ func (bl *baseline) write(path string) error {
 		b.WriteString("upstream " + name + "\n")
 	}
 	b.WriteString("\n# The fork's accepted failures, each with its reason (written by hand).\n")
-	var names []string
-	for name := range bl.fork {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for _, name := range names {
+	for _, name := range sortedKeys(bl.fork) {
 		b.WriteString("fork " + name + " " + bl.fork[name] + "\n")
 	}
 	return os.WriteFile(path, []byte(b.String()), 0o644)
-}
-
-func sortedKeys(m map[string]bool) []string {
-	var ks []string
-	for k := range m {
-		ks = append(ks, k)
-	}
-	sort.Strings(ks)
-	return ks
 }
