@@ -70,14 +70,6 @@ func (x *execution) callDepth(fn string) {
 	x.abort(&LimitError{Limit: "MaxCallDepth", Value: int64(x.limits.MaxCallDepth), Detail: "in " + fn + " (runaway recursion?)"})
 }
 
-// size checks the length given to make.
-func (x *execution) size(n int) int {
-	if x.limits.MaxAllocLen >= 0 && n > x.limits.MaxAllocLen {
-		x.limit(&LimitError{Limit: "MaxAllocLen", Value: int64(x.limits.MaxAllocLen), Detail: fmt.Sprintf("(make of length %d)", n)})
-	}
-	return n
-}
-
 func (x *execution) checkRepeat(unit, count int) {
 	if count < 0 {
 		return // the standard function panics with its own message
