@@ -1604,9 +1604,9 @@ func callBin(n *node) {
 		// toolscript patch 5: call host tools (func(map[string]any) (any,
 		// error)) directly rather than through reflect.Value.Call.
 		callFn = func(v reflect.Value, in []reflect.Value) []reflect.Value {
-			fn, ok := v.Interface().(func(map[string]any) (any, error))
-			if owned != nil {
-				fn, ok = owned, true // toolscript patch 34
+			fn, ok := owned, owned != nil // toolscript patch 34
+			if !ok {
+				fn, ok = v.Interface().(func(map[string]any) (any, error))
 			}
 			if !ok || fn == nil || in[0].Kind() != reflect.Map {
 				return v.Call(in)
@@ -1792,9 +1792,9 @@ func callBin(n *node) {
 				n.exec = func(f *frame) bltn {
 					fv := value(f)
 					a := getBinValue(getMapType, arg, f)
-					fn, ok := fv.Interface().(func(map[string]any) (any, error))
-					if owned != nil {
-						fn, ok = owned, true // toolscript patch 34
+					fn, ok := owned, owned != nil // toolscript patch 34
+					if !ok {
+						fn, ok = fv.Interface().(func(map[string]any) (any, error))
 					}
 					m, isMap := a.Interface().(map[string]any)
 					if !ok || fn == nil || !isMap {
