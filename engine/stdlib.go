@@ -160,17 +160,12 @@ func loadSymbols() *symbolTable {
 			t.byName[path] = path
 		}
 		t.byName["os"] = "os"
-		// Let fmt see the script's Error methods too (yaegi maps only
-		// Formatter and Stringer), so %w and %v work on script errors.
+		// yaegi's own interface wrappers; fmt's and log's printing
+		// functions, which must see the script's Error methods too, are
+		// replaced per execution and get theirs there (runtime.go).
 		mt := make(map[reflect.Value][]reflect.Type, len(stdlib.MapTypes))
 		for k, v := range stdlib.MapTypes {
 			mt[k] = v
-		}
-		fmtSyms := t.pkgs["fmt"]["fmt/./fmt"]
-		for _, name := range []string{"Errorf", "Sprint", "Sprintf", "Sprintln", "Fprint", "Fprintf", "Fprintln"} {
-			if v, ok := fmtSyms[name]; ok { // else replaced per execution (runtime.go)
-				mt[v] = printMapTypes
-			}
 		}
 		t.mapTypes = interp.Exports{".": {"MapTypes": reflect.ValueOf(mt)}}
 		symbols = t
