@@ -11,6 +11,7 @@ import (
 	randv2 "math/rand/v2"
 	"reflect"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 	"unicode"
@@ -71,9 +72,10 @@ func hiddenFieldType(t reflect.Type) bool {
 }
 
 // sharedVar reports whether the package variable v (the variable, of its
-// declared type) can be shared as it is: an interface (an error, io.Discard: their dynamic types cannot be
-// named, so nothing can be written into them) or a pointer to a
-// read-only type. Every other variable is copied per execution.
+// declared type) can be shared as it is: an interface (an error,
+// io.Discard: their dynamic types cannot be named, so nothing can be
+// written into them) or a pointer to a read-only type. Every other
+// variable is copied per execution.
 func sharedVar(v reflect.Value) bool {
 	t := v.Type()
 	if t.Kind() == reflect.Interface {
@@ -196,7 +198,7 @@ func packageCopies(prog *program, symbols *symbolTable) interp.Exports {
 	c := newCopier()
 	ex := interp.Exports{}
 	add := func(path, name string, v reflect.Value) {
-		key := path + "/./" + path[lastSlash(path)+1:]
+		key := path + "/./" + path[strings.LastIndex(path, "/")+1:]
 		if ex[key] == nil {
 			ex[key] = map[string]reflect.Value{}
 		}
@@ -226,15 +228,6 @@ func packageCopies(prog *program, symbols *symbolTable) interp.Exports {
 		}
 	}
 	return ex
-}
-
-func lastSlash(s string) int {
-	for i := len(s) - 1; i >= 0; i-- {
-		if s[i] == '/' {
-			return i
-		}
-	}
-	return -1
 }
 
 // crc32Funcs are crc32's functions that take or give tables, over the
