@@ -1,10 +1,12 @@
 // Package template is the text/template that scripts import: the standard
 // package behind a Template type of toolscript's own, which offers every
 // method of text/template's Template except those that read files
-// (ParseFiles, ParseGlob, ParseFS). The standard Template stays in an
-// unexported field, so neither a script nor a template executing with any
-// data (text/template calls exported methods by reflection) can reach the
-// methods left out. Everything else is the standard package's own code.
+// (ParseFiles, ParseGlob, ParseFS) and those of text/template/parse's
+// types, which scripts cannot import (AddParseTree, and Copy and
+// ErrorContext of the embedded *parse.Tree). The standard Template stays
+// in an unexported field, so neither a script nor a template executing
+// with any data (text/template calls exported methods by reflection) can
+// reach the methods left out. Everything else is the standard package's own code.
 package template
 
 import (
