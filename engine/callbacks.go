@@ -36,11 +36,19 @@ func (x *execution) callback(f func()) {
 	}
 }
 
-// onEnd registers a clean-up for the end of the execution.
+// onEnd registers a clean-up for the end of the execution; once the
+// execution has ended (a timer armed while the script unwinds), it runs
+// the clean-up at once.
 func (x *execution) onEnd(stop func()) {
 	x.mu.Lock()
-	x.stops = append(x.stops, stop)
+	if !x.stopped {
+		x.stops = append(x.stops, stop)
+		stop = nil
+	}
 	x.mu.Unlock()
+	if stop != nil {
+		stop()
+	}
 }
 
 // endCallbacks stops the timers and context registrations of the
@@ -48,7 +56,7 @@ func (x *execution) onEnd(stop func()) {
 func (x *execution) endCallbacks() {
 	x.mu.Lock()
 	stops := x.stops
-	x.stops = nil
+	x.stops, x.stopped = nil, true
 	x.mu.Unlock()
 	for _, stop := range stops {
 		stop()
@@ -97,6 +105,7 @@ func (x *execution) waitGroupGo(wg *sync.WaitGroup) func(func()) {
 // Wait of the script, in a native call nothing can interrupt, blocked for
 // good.
 type waitGroups struct {
+	once     sync.Once // registers release with the execution
 	mu       sync.Mutex
 	n        map[*sync.WaitGroup]int
 	released bool
@@ -105,6 +114,7 @@ type waitGroups struct {
 // add is wg.Add(delta) counted, with Go's panics; after the release it
 // does nothing (a stopped goroutine's deferred Done).
 func (w *waitGroups) add(x *execution, wg *sync.WaitGroup, delta int) {
+	w.once.Do(func() { x.onEnd(w.release) }) // not under w.mu: release may run at once
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.released {
@@ -113,7 +123,6 @@ func (w *waitGroups) add(x *execution, wg *sync.WaitGroup, delta int) {
 	wg.Add(delta) // may panic: negative counter, as in Go
 	if w.n == nil {
 		w.n = map[*sync.WaitGroup]int{}
-		x.onEnd(w.release)
 	}
 	if w.n[wg] += delta; w.n[wg] == 0 {
 		delete(w.n, wg)

@@ -34,6 +34,7 @@ type execution struct {
 	heapBase   int64         // heap bytes when the execution started
 	stop       func()        // stops the interpreter: no script code runs after it
 	stops      []func()      // under mu: the clean-ups of callbacks (callbacks.go)
+	stopped    bool          // under mu: the clean-ups have run
 	waits      waitGroups    // the script's WaitGroup counts (callbacks.go)
 	src        string        // the program's source, when known (see printFuncs)
 
