@@ -285,3 +285,22 @@ fmt.Println(r, err)`
 		})
 	}
 }
+
+// TestResult_LocalFunctionNamedResult checks that a script's own function
+// named result, in any scope, is called as written: the normaliser's
+// position recording of result() is for the generated one only.
+func TestResult_LocalFunctionNamedResult(t *testing.T) {
+	tests := []struct{ name, code, out string }{
+		{"local closure", "result := func(v int) int { return v + 1 }\nn := result(3)\nfmt.Println(n)", "4\n"},
+		{"parameter", "apply := func(result func(int) int) int { return result(2) }\nfmt.Println(apply(func(v int) int { return v * 10 }))", "20\n"},
+		{"package func", "func result(v int) int { return -v }\nfmt.Println(result(5))", "-5\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, err := engine.Execute(context.Background(), tt.code, nil)
+			require.NoError(t, err)
+			require.Equal(t, engine.CodeOK, res.ReturnCode, res.Error)
+			assert.Equal(t, tt.out, res.Stdout)
+		})
+	}
+}

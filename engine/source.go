@@ -174,7 +174,7 @@ func (p *program) rewrites(src string, fset *token.FileSet, file *ast.File) []ed
 	if strings.Contains(src, ".(") {
 		edits = append(edits, rewriteQuirks(src, fset, file)...)
 	}
-	if mentions(src, "result") && !declares(file, "result") {
+	if mentions(src, "result") {
 		edits = append(edits, rewriteResults(fset, file)...)
 	}
 	return append(edits, rewriteGuards(src, fset, file)...)
@@ -445,50 +445,88 @@ func (p *program) checkPackageVarWrites(fset *token.FileSet, file ast.Node, imp 
 // rewriteResults records the position of the calls of the generated
 // result function, so that a value it cannot keep is reported at the
 // call: result(x) becomes result(__ts.ResultAt(line, col, false, x)),
-// which returns x unchanged.
-func rewriteResults(fset *token.FileSet, file ast.Node) []edit {
-	var edits []edit
-	ast.Inspect(file, func(n ast.Node) bool {
-		call, ok := n.(*ast.CallExpr)
-		if !ok || len(call.Args) != 1 || call.Ellipsis.IsValid() {
-			return true
-		}
-		if id, ok := call.Fun.(*ast.Ident); !ok || id.Name != "result" {
-			return true
-		}
-		pos := fset.Position(call.Pos())
-		arg := fset.Position(call.Args[0].Pos())
-		end := fset.Position(call.Args[0].End())
-		edits = append(edits,
-			edit{off: arg.Offset, text: fmt.Sprintf("%s.ResultAt(%d, %d, false, ", rtAlias, pos.Line, pos.Column)},
-			edit{off: end.Offset, text: ")"})
-		return true
+// which returns x unchanged. A script that declares a result of its own
+// in any scope (result := func...) keeps its calls as they are.
+func rewriteResults(fset *token.FileSet, file *ast.File) []edit {
+	if declaresAnywhere(file, "result") {
+		return nil
+	}
+	return wrapSoleArg(fset, file, "result", func(at token.Position) string {
+		return fmt.Sprintf("%s.ResultAt(%d, %d, false, ", rtAlias, at.Line, at.Column)
 	})
-	return edits
 }
 
 // rewritePanics records the position of explicit panic calls, so a panic
 // the script does not recover is reported at the line that raised it:
 // panic(x) becomes panic(__ts.At(line, col, x)), which returns x unchanged.
 func (p *program) rewritePanics(fset *token.FileSet, file ast.Node) []edit {
+	return wrapSoleArg(fset, file, "panic", func(at token.Position) string {
+		return fmt.Sprintf("%s.At(%d, %d, ", rtAlias, at.Line, at.Column)
+	})
+}
+
+// wrapSoleArg wraps the argument of every call name(x) of file (one
+// argument, no ellipsis) in open(position of the call) + x + ")".
+func wrapSoleArg(fset *token.FileSet, file ast.Node, name string, open func(token.Position) string) []edit {
 	var edits []edit
 	ast.Inspect(file, func(n ast.Node) bool {
 		call, ok := n.(*ast.CallExpr)
-		if !ok || len(call.Args) != 1 {
+		if !ok || len(call.Args) != 1 || call.Ellipsis.IsValid() {
 			return true
 		}
-		if id, ok := call.Fun.(*ast.Ident); !ok || id.Name != "panic" {
+		if id, ok := call.Fun.(*ast.Ident); !ok || id.Name != name {
 			return true
 		}
-		pos := fset.Position(call.Pos())
-		arg := fset.Position(call.Args[0].Pos())
-		end := fset.Position(call.Args[0].End())
 		edits = append(edits,
-			edit{off: arg.Offset, text: fmt.Sprintf("%s.At(%d, %d, ", rtAlias, pos.Line, pos.Column)},
-			edit{off: end.Offset, text: ")"})
+			edit{off: fset.Position(call.Args[0].Pos()).Offset, text: open(fset.Position(call.Pos()))},
+			edit{off: fset.Position(call.Args[0].End()).Offset, text: ")"})
 		return true
 	})
 	return edits
+}
+
+// declaresAnywhere reports whether file declares name in any scope: a
+// package-level declaration, a variable or constant, a := or range
+// variable, a parameter or result, a type, or a label.
+func declaresAnywhere(file *ast.File, name string) bool {
+	found := false
+	named := func(ids ...*ast.Ident) {
+		for _, id := range ids {
+			if id != nil && id.Name == name {
+				found = true
+			}
+		}
+	}
+	ast.Inspect(file, func(n ast.Node) bool {
+		switch d := n.(type) {
+		case *ast.FuncDecl:
+			if d.Recv == nil {
+				named(d.Name)
+			}
+		case *ast.ValueSpec:
+			named(d.Names...)
+		case *ast.TypeSpec:
+			named(d.Name)
+		case *ast.Field:
+			named(d.Names...)
+		case *ast.AssignStmt:
+			if d.Tok == token.DEFINE {
+				for _, l := range d.Lhs {
+					if id, ok := l.(*ast.Ident); ok {
+						named(id)
+					}
+				}
+			}
+		case *ast.RangeStmt:
+			if d.Tok == token.DEFINE {
+				k, _ := d.Key.(*ast.Ident)
+				v, _ := d.Value.(*ast.Ident)
+				named(k, v)
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // rewriteSwitches works around yaegi's failure to switch on an interface
