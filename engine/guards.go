@@ -77,7 +77,10 @@ func (x *execution) checkRepeat(unit, count int) {
 	if x.limits.MaxAllocLen >= 0 && unit > 0 && count > x.limits.MaxAllocLen/unit {
 		x.limit(&LimitError{Limit: "MaxAllocLen", Value: int64(x.limits.MaxAllocLen), Detail: fmt.Sprintf("(Repeat of %d × %d bytes)", count, unit)})
 	}
-	x.checkAlloc(fmt.Sprintf("Repeat of %d × %d bytes", count, unit), mulSat(uint64(unit), uint64(count)))
+	if size := mulSat(uint64(unit), uint64(count)); x.limits.MaxAllocBytes >= 0 && size > uint64(x.limits.MaxAllocBytes) {
+		// The call's name is formatted only for the error.
+		x.checkAlloc(fmt.Sprintf("Repeat of %d × %d bytes", count, unit), size)
+	}
 }
 
 // limit ends the execution with a tripped limit and unwinds the script

@@ -433,6 +433,7 @@ func (b stateBaseline) changed(code string) bool {
 		return true
 	}
 	names := loadSymbols().copyNames
+	var seen map[string]bool // each variable is fingerprinted once
 	for i := 0; i < len(code); {
 		if !isIdentByte(code[i]) {
 			i++
@@ -442,9 +443,15 @@ func (b stateBaseline) changed(code string) bool {
 		for j < len(code) && isIdentByte(code[j]) {
 			j++
 		}
-		for _, cv := range names[code[i:j]] {
-			if fingerprint(func(h *fpBuf) { fingerprintValue(h, cv.host) }) != b[cv.path+"."+cv.name] {
-				return true
+		if vars := names[code[i:j]]; len(vars) > 0 && !seen[code[i:j]] {
+			if seen == nil {
+				seen = map[string]bool{}
+			}
+			seen[code[i:j]] = true
+			for _, cv := range vars {
+				if fingerprint(func(h *fpBuf) { fingerprintValue(h, cv.host) }) != b[cv.path+"."+cv.name] {
+					return true
+				}
 			}
 		}
 		i = j
