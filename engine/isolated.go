@@ -14,10 +14,10 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/toolscript/toolscript/internal/isolated"
 	"github.com/toolscript/toolscript/internal/tagged"
 	"github.com/toolscript/toolscript/internal/wire"
 	"github.com/toolscript/toolscript/projection"
-	"github.com/toolscript/toolscript/sandbox"
 )
 
 // DefaultGrace is how long an isolated worker may take to stop after its
@@ -36,7 +36,7 @@ type IsolatedConfig struct {
 	// OS are the limits each worker applies to itself at start (memory,
 	// CPU time, files, processes, stack); see package sandbox. Zero fields
 	// take sandbox's defaults.
-	OS sandbox.Limits
+	OS isolated.Limits
 	// Grace is how long a worker may take to stop after the deadline or a
 	// cancellation, and for the goroutines of a finished script to end,
 	// before the worker is killed and replaced. Default: DefaultGrace.
@@ -44,7 +44,7 @@ type IsolatedConfig struct {
 	// RunCPUTime bounds the CPU time of one execution (the worker's soft
 	// RLIMIT_CPU, whole seconds). Default: the timeout times GOMAXPROCS
 	// plus one second; none when the timeout is Unlimited (the hard
-	// sandbox.Limits.CPUTime still applies).
+	// isolated.Limits.CPUTime still applies).
 	RunCPUTime time.Duration
 	// Path and Args are the worker executable and its arguments. Default:
 	// this binary (os.Executable), no arguments.
@@ -68,7 +68,7 @@ type IsolatedConfig struct {
 // An Isolated is safe for concurrent use; Close ends every worker.
 type Isolated struct {
 	cfg    IsolatedConfig
-	pool   *sandbox.Pool
+	pool   *isolated.Pool
 	closed atomic.Bool
 	seq    atomic.Uint64
 	wg     sync.WaitGroup // workers on their way back to the pool
@@ -84,7 +84,7 @@ func NewIsolated(cfg IsolatedConfig) (*Isolated, error) {
 	if cfg.Grace <= 0 {
 		cfg.Grace = DefaultGrace
 	}
-	pool, err := sandbox.NewPool(sandbox.Config{
+	pool, err := isolated.NewPool(isolated.Config{
 		Role: workerRole, Size: cfg.Workers, Path: cfg.Path, Args: cfg.Args,
 		Limits: cfg.OS, StartTimeout: cfg.StartTimeout, Stderr: cfg.Stderr,
 	})
@@ -136,7 +136,7 @@ func (e *Isolated) Execute(ctx context.Context, code string, ns map[string]proje
 	start := time.Now()
 	w, err := e.pool.Get(ctx)
 	if err != nil {
-		if errors.Is(err, sandbox.ErrClosed) {
+		if errors.Is(err, isolated.ErrClosed) {
 			return CodeResult{}, ErrClosed
 		}
 		return CodeResult{ReturnCode: CodeTimeout, Error: "engine: gave up waiting for a free isolated worker: " + err.Error(), Err: err, Duration: time.Since(start)}, nil
@@ -178,7 +178,7 @@ func toolSpecs(ns map[string]projection.ToolProjection) []toolSpec {
 // hostRun is the host side of one execution in a worker.
 type hostRun struct {
 	e      *Isolated
-	w      *sandbox.Worker
+	w      *isolated.Worker
 	ns     map[string]projection.ToolProjection
 	ctx    context.Context
 	limits Limits
@@ -253,7 +253,7 @@ func (r *hostRun) run(req *runRequest) CodeResult {
 const inlineToolMax = 50 * time.Microsecond
 
 // handler takes the worker's tool calls and cancellations on the
-// goroutine that reads its frames (see sandbox.Worker.SetHandler): a tool
+// goroutine that reads its frames (see isolated.Worker.SetHandler): a tool
 // call's round trip then costs no switch between goroutines on the host.
 // Once the run has ended it takes nothing.
 func (r *hostRun) handler(f wire.Frame) func() {
@@ -534,7 +534,7 @@ func (r *hostRun) finish(f wire.Frame) CodeResult {
 
 // recycle waits for the worker's ready message and puts it back in the
 // pool, or kills it when it is not clean in time.
-func (r *hostRun) recycle() (sandbox.Exit, bool) {
+func (r *hostRun) recycle() (isolated.Exit, bool) {
 	t := time.NewTimer(2*r.e.cfg.Grace + 100*time.Millisecond)
 	defer t.Stop()
 	for {
@@ -551,7 +551,7 @@ func (r *hostRun) recycle() (sandbox.Exit, bool) {
 				return r.e.pool.Kill(r.w, fmt.Sprintf("still running %v after the script ended (a long native call ignores cancellation)", r.e.cfg.Grace)), true
 			}
 			r.e.pool.Put(r.w)
-			return sandbox.Exit{}, false
+			return isolated.Exit{}, false
 		case <-t.C:
 			return r.e.pool.Kill(r.w, "no ready message after the script ended"), true
 		}
@@ -651,7 +651,7 @@ var ErrWorkerKilled = errors.New("engine: worker killed")
 // concurrent map writes, a panic outside the script's guards), an OS limit,
 // or the host killing it after its grace period.
 type WorkerError struct {
-	Exit sandbox.Exit // how the worker ended
+	Exit isolated.Exit // how the worker ended
 }
 
 // Error renders "engine: worker killed: cause (status)".

@@ -16,8 +16,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/toolscript/toolscript/engine"
+	"github.com/toolscript/toolscript/internal/isolated"
 	"github.com/toolscript/toolscript/projection"
-	"github.com/toolscript/toolscript/sandbox"
 )
 
 // newIsolated starts an isolated runtime for a test and closes it at the
@@ -209,7 +209,7 @@ func TestIsolated_WorkerFailures(t *testing.T) {
 	iso := newIsolated(t, engine.IsolatedConfig{
 		Workers: 2,
 		Grace:   300 * time.Millisecond,
-		OS:      sandbox.Limits{MemoryBytes: 256 << 20, MaxStack: 16 << 20},
+		OS:      isolated.Limits{MemoryBytes: 256 << 20, MaxStack: 16 << 20},
 	})
 	prefix := "r, _ := math_ops.Add(map[string]any{\"a\": 1, \"b\": 2})\nfmt.Println(\"before\", r)\n"
 	tests := []struct {

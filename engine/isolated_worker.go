@@ -15,10 +15,10 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/toolscript/toolscript/internal/isolated"
 	"github.com/toolscript/toolscript/internal/tagged"
 	"github.com/toolscript/toolscript/internal/wire"
 	"github.com/toolscript/toolscript/projection"
-	"github.com/toolscript/toolscript/sandbox"
 )
 
 // MaybeServeWorker turns this process into an isolated-runtime worker when
@@ -31,7 +31,7 @@ import (
 //		...
 //	}
 func MaybeServeWorker() {
-	if !sandbox.IsWorker() || sandbox.Role() != workerRole {
+	if !isolated.IsWorker() || isolated.Role() != workerRole {
 		return
 	}
 	code, err := ServeWorker()
@@ -49,7 +49,7 @@ func MaybeServeWorker() {
 // worker process it fails at once.
 func ServeWorker() (int, error) {
 	eng := New(Config{})
-	return sandbox.Serve(sandbox.ServeConfig{
+	return isolated.Serve(isolated.ServeConfig{
 		Warm: func() error {
 			res, err := eng.Execute(context.Background(), `fmt.Sprint(1)`, nil)
 			if err != nil {
@@ -60,7 +60,7 @@ func ServeWorker() (int, error) {
 			}
 			return nil
 		},
-		Serve: func(c *sandbox.Conn) error {
+		Serve: func(c *isolated.Conn) error {
 			ws := newWorkerServer(c, eng)
 			ws.state = takeStateBaseline() // before any script runs
 			return ws.serve()
@@ -81,7 +81,7 @@ func ServeWorker() (int, error) {
 // tools without pause the host's frames are handled at once, and a
 // cancellation waits at most about 2*parkCheck otherwise.
 type workerServer struct {
-	c     *sandbox.Conn
+	c     *isolated.Conn
 	eng   *Engine
 	state stateBaseline // the package state at start
 	seq   atomic.Uint64 // tool call ids
@@ -107,7 +107,7 @@ type workerServer struct {
 // are still coming.
 const parkCheck = 500 * time.Microsecond
 
-func newWorkerServer(c *sandbox.Conn, eng *Engine) *workerServer {
+func newWorkerServer(c *isolated.Conn, eng *Engine) *workerServer {
 	return &workerServer{
 		c: c, eng: eng, pending: map[uint64]chan wire.Frame{},
 		kick: make(chan struct{}, 1), ended: make(chan struct{}),
@@ -258,7 +258,7 @@ func (ws *workerServer) run(ctx context.Context, cancel context.CancelCauseFunc,
 	reply, trace := ws.execute(ctx, id, req)
 	// The serve loop reads again (the next run comes through it).
 	ws.wake()
-	reply.Retire = !sandbox.SetRunCPU(req.RunCPU)
+	reply.Retire = !isolated.SetRunCPU(req.RunCPU)
 	// A run that changed the package state it could reach retires the
 	// worker (see stateBaseline).
 	reply.Retire = reply.Retire || ws.state.changed(req.Code)
@@ -302,7 +302,7 @@ func (ws *workerServer) execute(ctx context.Context, id uint64, req *runRequest)
 		ctx, stop = context.WithDeadline(ctx, time.Unix(0, req.Deadline))
 		defer stop()
 	}
-	sandbox.SetRunCPU(req.RunCPU)
+	isolated.SetRunCPU(req.RunCPU)
 	ns := make(map[string]projection.ToolProjection, len(req.Tools))
 	log := &callLog{}
 	for _, t := range req.Tools {
@@ -595,7 +595,7 @@ func (ws *workerServer) spinAnswer(ctx context.Context, ch chan wire.Frame) (wir
 		if ctx.Err() != nil || time.Now().After(deadline) {
 			return wire.Frame{}, false
 		}
-		sandbox.Yield(i)
+		isolated.Yield(i)
 	}
 }
 

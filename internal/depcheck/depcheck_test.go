@@ -45,22 +45,23 @@ func TestDependencies(t *testing.T) {
 }
 
 // TestLayers keeps the project's import direction: projection, executor
-// and sandbox import nothing of the project above them, the engine never
-// sees the registry, the registry never sees the engine, and the process
-// helpers under executor and sandbox import nothing of the project.
+// and internal/isolated import nothing of the project above them, the
+// engine never sees the registry, the registry never sees the engine, and
+// the process helpers under executor and internal/isolated import nothing
+// of the project.
 func TestLayers(t *testing.T) {
 	goBin, err := exec.LookPath("go")
 	require.NoError(t, err)
 	const mod = "github.com/toolscript/toolscript/"
 	forbidden := map[string][]string{
-		"projection": {"engine", "registry", "executor", "sandbox", "demo", "scripts", "cmd"},
-		"executor":   {"engine", "registry", "projection", "sandbox", "demo", "scripts", "cmd"},
-		"sandbox":    {"engine", "registry", "projection", "executor", "demo", "scripts", "cmd"},
-		"engine":     {"registry", "executor", "demo", "scripts", "cmd"},
-		"registry":   {"engine", "sandbox", "demo", "scripts", "cmd"},
-		// The process helpers serve executor and sandbox, so they sit
-		// below both.
-		"internal/proc": {"projection", "engine", "registry", "executor", "sandbox", "demo", "scripts", "cmd", "internal/wire", "internal/tagged"},
+		"projection":        {"engine", "registry", "executor", "internal/isolated", "demo", "scripts", "cmd"},
+		"executor":          {"engine", "registry", "projection", "internal/isolated", "demo", "scripts", "cmd"},
+		"internal/isolated": {"engine", "registry", "projection", "executor", "demo", "scripts", "cmd"},
+		"engine":            {"registry", "executor", "demo", "scripts", "cmd"},
+		"registry":          {"engine", "internal/isolated", "demo", "scripts", "cmd"},
+		// The process helpers serve executor and internal/isolated, so
+		// they sit below both.
+		"internal/proc": {"projection", "engine", "registry", "executor", "internal/isolated", "demo", "scripts", "cmd", "internal/wire", "internal/tagged"},
 	}
 	for pkg, bad := range forbidden {
 		out, err := exec.Command(goBin, "list", "-deps", "-f", "{{.ImportPath}}", mod+pkg).CombinedOutput()

@@ -1,4 +1,4 @@
-package sandbox
+package isolated
 
 import (
 	"encoding/json"

@@ -73,4 +73,4 @@
 // A Pool is safe for concurrent use; each Worker serves one caller at a
 // time between Get and Put (or Kill). Close waits until every worker
 // process has been reaped.
-package sandbox
+package isolated

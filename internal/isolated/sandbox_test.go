@@ -1,4 +1,4 @@
-package sandbox_test
+package isolated_test
 
 import (
 	"context"
@@ -18,15 +18,15 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
 
+	"github.com/toolscript/toolscript/internal/isolated"
 	"github.com/toolscript/toolscript/internal/wire"
-	"github.com/toolscript/toolscript/sandbox"
 )
 
 // TestMain is the worker hook: the test binary is also the worker, which
 // answers the probe calls of serveProbe.
 func TestMain(m *testing.M) {
-	if sandbox.IsWorker() {
-		code, err := sandbox.Serve(sandbox.ServeConfig{Serve: serveProbe})
+	if isolated.IsWorker() {
+		code, err := isolated.Serve(isolated.ServeConfig{Serve: serveProbe})
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 		}
@@ -51,7 +51,7 @@ type probe struct {
 }
 
 // serveProbe answers calls: "probe", "alloc" (MB), "recurse", "spin".
-func serveProbe(c *sandbox.Conn) error {
+func serveProbe(c *isolated.Conn) error {
 	for {
 		f, err := c.R.Read()
 		if errors.Is(err, io.EOF) {
@@ -125,7 +125,7 @@ func serveProbe(c *sandbox.Conn) error {
 
 func recurse(n int) int { return recurse(n+1) + 1 }
 
-func call(t *testing.T, w *sandbox.Worker, name string, args any) (json.RawMessage, bool) {
+func call(t *testing.T, w *isolated.Worker, name string, args any) (json.RawMessage, bool) {
 	t.Helper()
 	raw, _ := json.Marshal(args)
 	require.NoError(t, w.Writer().Send(wire.TypeCall, 1, &wire.Call{Name: name, Args: raw}))
@@ -139,9 +139,9 @@ func call(t *testing.T, w *sandbox.Worker, name string, args any) (json.RawMessa
 	return nil, false // the worker died
 }
 
-func newPool(t *testing.T, size int, l sandbox.Limits) *sandbox.Pool {
+func newPool(t *testing.T, size int, l isolated.Limits) *isolated.Pool {
 	t.Helper()
-	p, err := sandbox.NewPool(sandbox.Config{Size: size, Limits: l})
+	p, err := isolated.NewPool(isolated.Config{Size: size, Limits: l})
 	require.NoError(t, err)
 	t.Cleanup(func() {
 		pids := p.PIDs()
@@ -155,7 +155,7 @@ func newPool(t *testing.T, size int, l sandbox.Limits) *sandbox.Pool {
 
 func TestWorker_AppliesLimits(t *testing.T) {
 	t.Setenv("TOOLSCRIPT_SECRET", "host-only")
-	p := newPool(t, 1, sandbox.Limits{OpenFiles: 16, CPUTime: 30 * time.Second})
+	p := newPool(t, 1, isolated.Limits{OpenFiles: 16, CPUTime: 30 * time.Second})
 	w, err := p.Get(context.Background())
 	require.NoError(t, err)
 	raw, ok := call(t, w, "probe", nil)
@@ -180,7 +180,7 @@ func TestWorker_AppliesLimits(t *testing.T) {
 			t.Skip("the host is not root: the worker keeps the host's user")
 		}
 		assert.Equal(t, 65534, pr.UID)
-		assert.Equal(t, uint64(sandbox.DefaultProcesses), pr.Limits["nproc"])
+		assert.Equal(t, uint64(isolated.DefaultProcesses), pr.Limits["nproc"])
 	})
 	_, err = os.Stat(pr.Dir)
 	require.NoError(t, err)
@@ -193,12 +193,12 @@ func TestWorker_DiesOfItsLimits(t *testing.T) {
 	tests := []struct {
 		name, call string
 		args       any
-		limits     sandbox.Limits
+		limits     isolated.Limits
 		cause      []string
 	}{
-		{"memory", "alloc", 1024, sandbox.Limits{MemoryBytes: 128 << 20}, []string{"memory limit"}},
-		{"stack", "recurse", nil, sandbox.Limits{MaxStack: 8 << 20}, []string{"stack overflow", "memory limit"}},
-		{"cpu", "spin", nil, sandbox.Limits{CPUTime: time.Second}, []string{"CPU time limit", "SIGKILL"}},
+		{"memory", "alloc", 1024, isolated.Limits{MemoryBytes: 128 << 20}, []string{"memory limit"}},
+		{"stack", "recurse", nil, isolated.Limits{MaxStack: 8 << 20}, []string{"stack overflow", "memory limit"}},
+		{"cpu", "spin", nil, isolated.Limits{CPUTime: time.Second}, []string{"CPU time limit", "SIGKILL"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -218,7 +218,7 @@ func TestWorker_DiesOfItsLimits(t *testing.T) {
 		})
 	}
 	// A small allocation is fine under a memory limit.
-	p := newPool(t, 1, sandbox.Limits{MemoryBytes: 128 << 20})
+	p := newPool(t, 1, isolated.Limits{MemoryBytes: 128 << 20})
 	w, err := p.Get(context.Background())
 	require.NoError(t, err)
 	raw, ok := call(t, w, "alloc", 16)
@@ -228,15 +228,15 @@ func TestWorker_DiesOfItsLimits(t *testing.T) {
 }
 
 func TestPool_GetAfterClose(t *testing.T) {
-	p, err := sandbox.NewPool(sandbox.Config{Size: 1})
+	p, err := isolated.NewPool(isolated.Config{Size: 1})
 	require.NoError(t, err)
 	require.NoError(t, p.Close())
 	require.NoError(t, p.Close())
 	_, err = p.Get(context.Background())
-	require.ErrorIs(t, err, sandbox.ErrClosed)
+	require.ErrorIs(t, err, isolated.ErrClosed)
 }
 
 func TestNewPool_BadBinary(t *testing.T) {
-	_, err := sandbox.NewPool(sandbox.Config{Size: 1, Path: "/bin/true", StartTimeout: 2 * time.Second})
-	require.ErrorIs(t, err, sandbox.ErrStart)
+	_, err := isolated.NewPool(isolated.Config{Size: 1, Path: "/bin/true", StartTimeout: 2 * time.Second})
+	require.ErrorIs(t, err, isolated.ErrStart)
 }
