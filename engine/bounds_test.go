@@ -93,7 +93,7 @@ m["extra"] = true`
 	}
 }
 
-// TestToolCalls_ArgsAtCallTime is the forged trace of issue 9: the
+// TestToolCalls_ArgsAtCallTime is the forged-trace attack: the
 // trace records what the tool received, not what the script made of its
 // map afterwards, in both runtimes alike.
 func TestToolCalls_ArgsAtCallTime(t *testing.T) {
