@@ -12,9 +12,9 @@ type Counter struct {
 	active atomic.Int64
 	max    atomic.Int64
 
-	mu   sync.Mutex
-	gate int           // > 0: calls wait until gate calls are active (tests)
-	open chan struct{} // closed once gate calls were active at once
+	mu    sync.Mutex
+	gate  int           // > 0: calls wait until gate calls are active (tests)
+	open  chan struct{} // closed once gate calls were active at once
 	until time.Time
 }
 

@@ -20,6 +20,28 @@ var allowed = map[string]string{
 	"golang.org/x/sync":                "semaphore and errgroup",
 }
 
+// benchOnly are the modules only the benchmark runner (bench/...) may
+// import: statistics, plots, the progress bar and what they bring.
+// TestBenchOnly keeps them out of every other package.
+var benchOnly = map[string]string{
+	"golang.org/x/perf":                 "bench runner only",
+	"github.com/aclements/go-moremath":  "bench runner only",
+	"gonum.org/v1/plot":                 "bench runner only",
+	"codeberg.org/go-fonts/liberation":  "bench runner only",
+	"codeberg.org/go-latex/latex":       "bench runner only",
+	"codeberg.org/go-pdf/fpdf":          "bench runner only",
+	"git.sr.ht/~sbinet/gg":              "bench runner only",
+	"github.com/ajstarks/svgo":          "bench runner only",
+	"github.com/golang/freetype":        "bench runner only",
+	"golang.org/x/image":                "bench runner only",
+	"golang.org/x/text":                 "bench runner only",
+	"github.com/schollz/progressbar/v3": "bench runner only",
+	"github.com/mitchellh/colorstring":  "bench runner only",
+	"github.com/rivo/uniseg":            "bench runner only",
+	"golang.org/x/term":                 "bench runner only",
+	"golang.org/x/sys":                  "bench runner only",
+}
+
 // TestDependencies fails when a package of the module (tests excluded)
 // depends on a module outside the allowlist.
 func TestDependencies(t *testing.T) {
@@ -35,13 +57,40 @@ func TestDependencies(t *testing.T) {
 	}
 	var bad []string
 	for m := range seen {
-		if _, ok := allowed[m]; !ok {
+		if _, ok := allowed[m]; !ok && benchOnly[m] == "" {
 			bad = append(bad, m)
 		}
 	}
 	sort.Strings(bad)
 	require.Empty(t, bad, "unlisted module dependencies; add them to allowed with a reason, or drop them")
 	require.True(t, seen["github.com/traefik/yaegi"], "the check must see the module's real dependencies")
+}
+
+// TestBenchOnly fails when a package outside bench/ (the library, its
+// internal packages, demo, cmd/toolscript) depends on a module of
+// benchOnly: the benchmark runner's dependencies never reach a program
+// that embeds toolscript.
+func TestBenchOnly(t *testing.T) {
+	goBin, err := exec.LookPath("go")
+	require.NoError(t, err)
+	const mod = "github.com/toolscript/toolscript"
+	out, err := exec.Command(goBin, "list", mod+"/...").CombinedOutput()
+	require.NoError(t, err, string(out))
+	var pkgs []string
+	for _, p := range strings.Fields(string(out)) {
+		if p != mod+"/bench" && !strings.HasPrefix(p, mod+"/bench/") {
+			pkgs = append(pkgs, p)
+		}
+	}
+	require.NotEmpty(t, pkgs)
+	args := append([]string{"list", "-deps", "-f", "{{.ImportPath}} {{if .Module}}{{.Module.Path}}{{end}}"}, pkgs...)
+	out, err = exec.Command(goBin, args...).CombinedOutput()
+	require.NoError(t, err, string(out))
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		if pkg, m, ok := strings.Cut(line, " "); ok && benchOnly[m] != "" {
+			t.Errorf("%s (module %s) is for the bench runner only, but a library package depends on it", pkg, m)
+		}
+	}
 }
 
 // TestLayers keeps the project's import direction: projection, executor
