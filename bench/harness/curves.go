@@ -60,8 +60,8 @@ func namespaceWorkload(n int) *Workload {
 			r, err := last.Fn(ctx, map[string]any{})
 			return fmt.Sprintln(r), err
 		},
-		Counter: c,
-		Curve:   CurveNamespace, X: n, Params: map[string]int{"tools": n},
+		Counter: c, Calls: 1,
+		Curve: CurveNamespace, X: n, Params: map[string]int{"tools": n},
 	}
 }
 
@@ -108,7 +108,7 @@ func resultWorkload(n int) *Workload {
 			}
 			return fmt.Sprintln(len(r.(string))), nil
 		},
-		Counter: c,
-		Curve:   CurveResultBytes, X: n, Params: map[string]int{"bytes": n},
+		Counter: c, Calls: 1,
+		Curve: CurveResultBytes, X: n, Params: map[string]int{"bytes": n},
 	}
 }

@@ -146,7 +146,12 @@ func (e *Registry) Prepare(w *Workload) (func(context.Context) (string, error), 
 	if w.Batch == nil || w.BatchOut == nil {
 		return nil, ErrUnsupported
 	}
-	r := registry.New("bench")
+	var opts []registry.Option
+	if w.MaxConcurrent > 0 {
+		// The batch's bound is the script's.
+		opts = append(opts, registry.WithMaxWorkers(w.MaxConcurrent))
+	}
+	r := registry.New("bench", opts...)
 	e.mu.Lock()
 	e.regs = append(e.regs, r)
 	e.mu.Unlock()

@@ -93,6 +93,9 @@ type Workload struct {
 	BatchOut func(results []any) string
 	// Counter counts the calls of Tools (and their maximal concurrency).
 	Counter *Counter
+	// Calls is the number of tool calls one run makes; MaxConcurrent,
+	// when not 0, the most that may run at once (the script's bound).
+	Calls, MaxConcurrent int
 	// Curve and X place a workload of a scaling curve ("" for the rows of
 	// the table); Params holds the generator's parameters (for example
 	// "tools": 1000) so that other engines can write the same script.

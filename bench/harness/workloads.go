@@ -169,7 +169,7 @@ fmt.Println(r.(map[string]any)["name"])
 		BatchOut: func(rs []any) string {
 			return fmt.Sprintln(rs[0].(map[string]any)["name"])
 		},
-		Counter: c,
+		Counter: c, Calls: 1,
 	}
 }
 
@@ -221,7 +221,7 @@ fmt.Println(n, int(sum))
 			}
 			return fmt.Sprintln(n, int(sum))
 		},
-		Counter: c,
+		Counter: c, Calls: 1000,
 	}
 }
 
@@ -399,7 +399,7 @@ func agentShop() *Workload {
 		Want:    wantNative(native),
 		Short:   true,
 		Native:  agentShopNative(specs),
-		Counter: c,
+		Counter: c, Calls: 3,
 	}
 }
 
@@ -477,7 +477,7 @@ fmt.Println(n, int(total))
 			}
 			return fmt.Sprintln(n, int(sum))
 		},
-		Counter: c,
+		Counter: c, Calls: 100, MaxConcurrent: FanoutBound,
 	}
 }
 
@@ -601,7 +601,7 @@ func jsonHeavy() *Workload {
 		Want:    wantNative(jsonHeavyNative(eventsTool(&Counter{}))),
 		Short:   true,
 		Native:  jsonHeavyNative(ev),
-		Counter: c,
+		Counter: c, Calls: 1,
 	}
 }
 
