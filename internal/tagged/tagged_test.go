@@ -91,6 +91,19 @@ func TestSpecialFloats(t *testing.T) {
 	got, err := tagged.Unmarshal(b)
 	require.NoError(t, err)
 	assert.True(t, math.IsNaN(got.(float64)))
+	// float32 and the elements of typed slices and maps keep them too.
+	for _, v := range []any{float32(math.Inf(1)), []float64{math.Inf(-1)}, map[string]float64{"k": math.Inf(1)}} {
+		b, err := tagged.Marshal(v)
+		require.NoError(t, err)
+		got, err := tagged.Unmarshal(b)
+		require.NoError(t, err, "%s", b)
+		assert.Equal(t, v, got, "%s", b)
+	}
+	b, err = tagged.Marshal(float32(math.NaN()))
+	require.NoError(t, err)
+	got, err = tagged.Unmarshal(b)
+	require.NoError(t, err, "%s", b)
+	assert.True(t, math.IsNaN(float64(got.(float32))), "%s", b)
 }
 
 func TestUnsupported(t *testing.T) {
