@@ -33,7 +33,7 @@ func (r *Report) WritePlots(dir string) error {
 			continue
 		}
 		title := "cost per execution by " + curveX[curve]
-		if err := save(dir, curve, title, curveX[curve], "µs per execution (median)", curve != CurveLines, names, series); err != nil {
+		if err := save(dir, curve, title, curveX[curve], "µs per execution (median, log scale)", curve != CurveLines, true, names, series); err != nil {
 			return err
 		}
 	}
@@ -51,7 +51,7 @@ func (r *Report) WritePlots(dir string) error {
 		}
 		if len(names) > 0 {
 			title := fmt.Sprintf("one_call executions per second, k at once (GOMAXPROCS %d)", r.Machine.GOMAXPROCS)
-			if err := save(dir, "concurrency", title, "executions at once (k)", "executions per second (median)", false, names, series); err != nil {
+			if err := save(dir, "concurrency", title, "executions at once (k)", "executions per second (median)", false, false, names, series); err != nil {
 				return err
 			}
 		}
@@ -59,7 +59,7 @@ func (r *Report) WritePlots(dir string) error {
 	return nil
 }
 
-func save(dir, name, title, xlabel, ylabel string, logX bool, names []string, series map[string]plotter.XYs) error {
+func save(dir, name, title, xlabel, ylabel string, logX, logY bool, names []string, series map[string]plotter.XYs) error {
 	p := plot.New()
 	p.Title.Text = title
 	p.X.Label.Text = xlabel
@@ -68,7 +68,12 @@ func save(dir, name, title, xlabel, ylabel string, logX bool, names []string, se
 		p.X.Scale = plot.LogScale{}
 		p.X.Tick.Marker = plot.LogTicks{Prec: -1}
 	}
-	p.Y.Min = 0
+	if logY {
+		p.Y.Scale = plot.LogScale{}
+		p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+	} else {
+		p.Y.Min = 0
+	}
 	var args []any
 	for _, n := range names {
 		args = append(args, n, series[n])
