@@ -24,7 +24,7 @@ const (
 // not choose one with WithExecutionMode. The default is ModeGoroutine.
 func (r *Registry) SetDefaultExecutionMode(m ExecutionMode) error {
 	if m != ModeGoroutine && m != ModeProcess {
-		return fmt.Errorf("registry: unknown execution mode %q", string(m))
+		return unknownMode(m)
 	}
 	r.mu.Lock()
 	r.mode = m
@@ -60,7 +60,7 @@ func (r *Registry) backend(m ExecutionMode) (executor.Backend, error) {
 		}
 		b = pb
 	default:
-		return nil, fmt.Errorf("registry: unknown execution mode %q", string(m))
+		return nil, unknownMode(m)
 	}
 	r.backends[m], r.owned[m] = b, true
 	return b, nil

@@ -53,3 +53,29 @@ func (e *CallError) Error() string {
 
 // Unwrap returns the cause.
 func (e *CallError) Unwrap() error { return e.Err }
+
+// The messages of errors raised in more than one place, each defined once.
+
+func unknownTool(name string) error { return fmt.Errorf("%w: %q", ErrUnknownTool, name) }
+
+func unknownNamespace(ns string) error { return fmt.Errorf("%w: %q", ErrUnknownNamespace, ns) }
+
+func duplicateTool(name string) error {
+	return fmt.Errorf("%w: %q is already registered (use WithReplace to replace it)", ErrDuplicateTool, name)
+}
+
+func duplicateID(id string) error { return fmt.Errorf("%w: duplicate call id %q", ErrBadToolCall, id) }
+
+func unknownMode(m ExecutionMode) error {
+	return fmt.Errorf("registry: unknown execution mode %q", string(m))
+}
+
+func unknownFormat(f Format) error { return fmt.Errorf("registry: unknown format %v", f) }
+
+// checkQualifiedName refuses a qualified name longer than MaxNameLength.
+func checkQualifiedName(name string) error {
+	if len(name) > MaxNameLength {
+		return fmt.Errorf("%w: qualified name %q is longer than %d characters", ErrInvalidName, name, MaxNameLength)
+	}
+	return nil
+}

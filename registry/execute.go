@@ -197,7 +197,7 @@ func checkUniqueIDs(results Results) error {
 		for i := range results {
 			for j := range i {
 				if results[i].ID == results[j].ID {
-					return fmt.Errorf("%w: duplicate call id %q", ErrBadToolCall, results[i].ID)
+					return duplicateID(results[i].ID)
 				}
 			}
 		}
@@ -206,7 +206,7 @@ func checkUniqueIDs(results Results) error {
 	seen := make(map[string]struct{}, len(results))
 	for _, r := range results {
 		if _, dup := seen[r.ID]; dup {
-			return fmt.Errorf("%w: duplicate call id %q", ErrBadToolCall, r.ID)
+			return duplicateID(r.ID)
 		}
 		seen[r.ID] = struct{}{}
 	}
@@ -223,10 +223,10 @@ func (r *Registry) unknownLocked(name string) error {
 	if strings.Contains(name, other) {
 		alt := strings.Replace(name, other, string(r.sep), 1)
 		if _, ok := r.tools[alt]; ok {
-			return fmt.Errorf("%w: %q (did you mean %q?)", ErrUnknownTool, name, alt)
+			return fmt.Errorf("%w (did you mean %q?)", unknownTool(name), alt)
 		}
 	}
-	return fmt.Errorf("%w: %q", ErrUnknownTool, name)
+	return unknownTool(name)
 }
 
 func disabledError(reason string) error {

@@ -90,7 +90,7 @@ func (t *Tool) Schema(f Format) (json.RawMessage, error) {
 			Parameters  json.RawMessage `json:"parameters,omitempty"`
 		}{t.Name, t.Description, gp}
 	default:
-		return nil, fmt.Errorf("registry: unknown format %v", f)
+		return nil, unknownFormat(f)
 	}
 	return json.Marshal(v)
 }

@@ -66,8 +66,8 @@ func (r *Registry) Merge(other *Registry, forceNamespace, keepExisting bool) err
 	tools := make(map[string]*Tool, len(r.tools)+len(theirs))
 	order := make([]string, 0, len(r.order)+len(theirs))
 	add := func(t *Tool) error {
-		if len(t.Name) > MaxNameLength {
-			return fmt.Errorf("%w: qualified name %q is longer than %d characters", ErrInvalidName, t.Name, MaxNameLength)
+		if err := checkQualifiedName(t.Name); err != nil {
+			return err
 		}
 		if _, dup := tools[t.Name]; dup {
 			if !keepExisting {
@@ -133,7 +133,7 @@ func (r *Registry) pruneNamespacesLocked() {
 func (r *Registry) Spinoff(prefix string, retainNamespace bool) (*Registry, error) {
 	ns, err := NormalizeToolName(prefix)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %q", ErrUnknownNamespace, prefix)
+		return nil, unknownNamespace(prefix)
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()

@@ -70,7 +70,7 @@ func ResultMessages(f Format, results Results) ([]json.RawMessage, error) {
 		}
 		out = append(out, map[string]any{"role": "user", "parts": parts})
 	default:
-		return nil, fmt.Errorf("registry: unknown format %v", f)
+		return nil, unknownFormat(f)
 	}
 	return marshalAll(out)
 }
@@ -109,7 +109,7 @@ func callMessages(f Format, results Results) ([]json.RawMessage, error) {
 		}
 		out = append(out, map[string]any{"role": "model", "parts": parts})
 	default:
-		return nil, fmt.Errorf("registry: unknown format %v", f)
+		return nil, unknownFormat(f)
 	}
 	return marshalAll(out)
 }

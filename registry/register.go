@@ -143,7 +143,7 @@ func (r *Registry) registerAll(ns map[string]projection.ToolProjection, cfg regC
 	for _, t := range tools {
 		_, dup := r.tools[t.Name]
 		if seen[t.Name] || dup && !cfg.replace {
-			return fmt.Errorf("%w: %q is already registered (use WithReplace to replace it)", ErrDuplicateTool, t.Name)
+			return duplicateTool(t.Name)
 		}
 		seen[t.Name] = true
 	}
@@ -304,8 +304,8 @@ func (r *Registry) prepare(t *Tool) error {
 	}
 	t.sep, t.MethodName, t.Namespace, t.Name = r.sep, method, ns, method
 	t.Name = t.QualifiedName()
-	if len(t.Name) > MaxNameLength {
-		return fmt.Errorf("%w: qualified name %q is longer than %d characters", ErrInvalidName, t.Name, MaxNameLength)
+	if err := checkQualifiedName(t.Name); err != nil {
+		return err
 	}
 	if t.Parameters == nil {
 		t.Parameters = anyObject
@@ -340,7 +340,7 @@ func checkObjectSchema(raw json.RawMessage) error {
 func (r *Registry) insertLocked(t *Tool, replace bool) error {
 	if _, dup := r.tools[t.Name]; dup {
 		if !replace {
-			return fmt.Errorf("%w: %q is already registered (use WithReplace to replace it)", ErrDuplicateTool, t.Name)
+			return duplicateTool(t.Name)
 		}
 	} else {
 		r.order = append(r.order, t.Name)

@@ -83,8 +83,10 @@ func WithBackend(mode ExecutionMode, b executor.Backend) Option {
 
 // New returns an empty registry. name is normalized with NormalizeToolName
 // and becomes the namespace of its tools when it is merged into another
-// registry; a name that does not normalize (such as "") leaves the registry
-// unnamed. New panics on an invalid separator.
+// registry; "" leaves the registry unnamed. New panics, like a malformed
+// regexp.MustCompile, on a programming error: a name that does not
+// normalize (the panic value is an error matching ErrInvalidName) or an
+// invalid separator.
 func New(name string, opts ...Option) *Registry {
 	cfg := config{sep: DefaultSeparator}
 	for _, o := range opts {
@@ -95,9 +97,12 @@ func New(name string, opts ...Option) *Registry {
 	if cfg.sep != SeparatorDash && cfg.sep != SeparatorDot {
 		panic(fmt.Sprintf("registry: invalid separator %q: use SeparatorDash or SeparatorDot", string(cfg.sep)))
 	}
-	norm, err := NormalizeToolName(name)
-	if err != nil {
-		norm = ""
+	norm := ""
+	if name != "" {
+		var err error
+		if norm, err = NormalizeToolName(name); err != nil {
+			panic(fmt.Errorf("registry: New: %w", err))
+		}
 	}
 	return newRegistry(norm, cfg)
 }
@@ -214,7 +219,7 @@ func (r *Registry) Unregister(name string) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if _, ok := r.tools[name]; !ok {
-		return fmt.Errorf("%w: %q", ErrUnknownTool, name)
+		return unknownTool(name)
 	}
 	delete(r.tools, name)
 	r.order = deleteName(r.order, name)
@@ -246,7 +251,7 @@ func (r *Registry) setEnabled(name string, on bool, reason string) error {
 	defer r.mu.Unlock()
 	t, ok := r.tools[name]
 	if !ok {
-		return fmt.Errorf("%w: %q", ErrUnknownTool, name)
+		return unknownTool(name)
 	}
 	c := t.clone()
 	c.Metadata.Disabled, c.Metadata.DisabledReason = !on, reason
@@ -279,7 +284,7 @@ func (r *Registry) setNamespace(ns string, on bool, reason string) error {
 		}
 	}
 	if !found {
-		return fmt.Errorf("%w: %q", ErrUnknownNamespace, ns)
+		return unknownNamespace(ns)
 	}
 	if on {
 		delete(r.nsDisabled, norm)

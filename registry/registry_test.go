@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -202,6 +203,39 @@ func TestRegistry_Separator(t *testing.T) {
 	assert.PanicsWithValue(t, `registry: invalid separator "/": use SeparatorDash or SeparatorDot`, func() {
 		registry.New("x", registry.WithSeparator("/"))
 	})
+}
+
+// TestNew_Name checks the registry's name: normalized, "" for an unnamed
+// registry, and a panic matching ErrInvalidName for a name that does not
+// normalize (it used to leave the registry unnamed without a word).
+func TestNew_Name(t *testing.T) {
+	tests := []struct {
+		name, in, want string
+		panics         bool
+	}{
+		{name: "normalized", in: "Math Ops", want: "math_ops"},
+		{name: "unnamed", in: "", want: ""},
+		{name: "white space only", in: "   ", panics: true},
+		{name: "no ASCII letter or digit", in: "éè", panics: true},
+		{name: "too long", in: strings.Repeat("a", registry.MaxNameLength+1), panics: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if !tt.panics {
+				assert.Equal(t, tt.want, registry.New(tt.in).Name())
+				return
+			}
+			var got any
+			func() {
+				defer func() { got = recover() }()
+				registry.New(tt.in)
+			}()
+			err, ok := got.(error)
+			require.True(t, ok, "New(%q) panics with an error, got %v", tt.in, got)
+			assert.ErrorIs(t, err, registry.ErrInvalidName)
+			assert.Contains(t, err.Error(), "registry: New: ")
+		})
+	}
 }
 
 func TestTool_QualifiedName(t *testing.T) {
