@@ -6,57 +6,37 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"sync"
 	"time"
 
+	"github.com/toolscript/toolscript/internal/proc"
 	"github.com/toolscript/toolscript/internal/wire"
 )
 
-// IsChild reports whether this process was started as a ProcessBackend
-// child.
-func IsChild() bool { return os.Getenv(childEnv) == "1" }
-
-// MaybeServeChild turns this process into a ProcessBackend child when it was
-// started as one: it serves calls of registered functions on the pipes the
-// host passed and exits when the host closes them or dies. Otherwise it
-// returns at once. Call it first in main (and in TestMain for tests that use
-// the process backend), after every RegisterFunc has run:
+// MaybeServeChild is the hook of child processes: in a process started as
+// a ProcessBackend child it serves calls of registered functions on the
+// pipes the host passed and exits when the host closes them or dies.
+// Otherwise it returns at once. Call it first in main (and in TestMain for
+// tests that use the process backend), after every RegisterFunc has run:
 //
 //	func main() {
 //		executor.MaybeServeChild()
 //		...
 //	}
-func MaybeServeChild() {
-	if !IsChild() {
-		return
-	}
-	in, out := os.NewFile(3, "executor-calls"), os.NewFile(4, "executor-results")
-	err := Serve(in, out)
-	// Closing the pipes tells the host at once that this child is done, so
-	// it need not wait for the exit (which the race detector delays).
-	out.Close()
-	in.Close()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(2)
-	}
-	os.Exit(0)
-}
+//
+// It is the same hook as engine.MaybeServeWorker: either one serves the
+// children of both the process backend and the engine's isolated runtime,
+// so a binary that uses both calls one of them, once.
+func MaybeServeChild() { proc.MaybeServe() }
 
-// Serve answers wire-protocol calls of functions registered with
-// RegisterFunc, read from r, with results and progress written to w; it
-// first sends a hello. Calls run concurrently, each on its own goroutine,
-// and a cancel message cancels the call's ExecutionContext. Serve returns
-// nil at the end of r or on a shutdown message, after cancelling the calls
-// still running and waiting up to a second for them. A process backend
-// child runs it on its pipes; it works on any stream, such as a network
-// connection.
-func Serve(r io.Reader, w io.Writer) error {
+// serve answers wire-protocol calls of functions registered with
+// RegisterFunc, read from r, with results and progress written to w (the
+// hello is already sent). Calls run concurrently, each on its own
+// goroutine, and a cancel message cancels the call's ExecutionContext.
+// serve returns nil at the end of r or on a shutdown message, after
+// cancelling the calls still running and waiting up to a second for them.
+func serve(r io.Reader, w io.Writer) error {
 	rd, wr := wire.NewReader(r), wire.NewWriter(w)
-	if err := wr.Send(wire.TypeHello, 0, &wire.Hello{Version: wire.Version, PID: os.Getpid(), Role: "executor"}); err != nil {
-		return fmt.Errorf("executor: send hello: %w", err)
-	}
 	var (
 		mu      sync.Mutex
 		running = map[uint64]*Task{}

@@ -20,7 +20,6 @@ type dispatcher struct {
 
 type worker struct {
 	cur *Task // the task it runs, guarded by dispatcher.mu
-	c   *child
 }
 
 func (d *dispatcher) init(max int, spawn func(*worker)) {

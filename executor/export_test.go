@@ -1,12 +1,7 @@
 package executor
 
 // ChildPIDs returns the process ids of the live children, for tests.
-func (b *ProcessBackend) ChildPIDs() []int {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	pids := make([]int, 0, len(b.pids))
-	for pid := range b.pids {
-		pids = append(pids, pid)
-	}
-	return pids
-}
+func (b *ProcessBackend) ChildPIDs() []int { return b.pool.PIDs() }
+
+// Serve is the child side of the process backend, for tests.
+var Serve = serve

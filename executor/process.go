@@ -1,15 +1,13 @@
 package executor
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"runtime"
-	"strings"
-	"sync"
 	"time"
 
 	"github.com/toolscript/toolscript/internal/proc"
@@ -35,11 +33,13 @@ type ProcessConfig struct {
 	// discarded.
 	Stdout io.Writer
 	// Stderr receives a copy of the children's standard error. Default:
-	// discarded. The last 2 KiB of a child's standard error are kept in any
-	// case and quoted in the error of a call whose child died.
+	// discarded. The first and last 4 KiB of a child's standard error are
+	// kept in any case, and the last 2 KiB quoted in the error of a call
+	// whose child died.
 	Stderr io.Writer
-	// StartTimeout bounds the start of a child up to its hello message.
-	// Default: 10s.
+	// StartTimeout bounds the start of a child up to its hello message,
+	// and a call's wait for a child replacing one that died. Default: 20s,
+	// the isolated runtime's too.
 	StartTimeout time.Duration
 	// CancelGrace is how long a cancelled or timed-out call may take to
 	// answer a cooperative cancel message before its child is killed.
@@ -54,22 +54,24 @@ type ProcessConfig struct {
 // the types encoding/json decodes into any (float64, string, bool, nil,
 // []any, map[string]any). Cancellation and timeouts are hard: the child's
 // process group is killed, and a fresh child replaces it. A child that
-// crashes fails its call with an error wrapping ErrChildExited, quoting its
-// exit status and standard error, and is replaced too.
+// crashes fails its call with an error wrapping ErrChildExited, quoting how
+// it ended and its standard error, and is replaced too.
 //
 // It is safe for concurrent use. Use NewProcessBackend.
 type ProcessBackend struct {
-	cfg     ProcessConfig
-	d       dispatcher
-	mu      sync.Mutex
-	pids    map[int]struct{} // live children
-	spawner *proc.Spawner    // starts every child from one OS thread
+	cfg  ProcessConfig
+	d    dispatcher
+	pool *proc.Pool[*proc.Child]
 }
 
 var _ Backend = (*ProcessBackend)(nil)
 
-// childEnv marks a child process; MaybeServeChild looks for it.
-const childEnv = "TOOLSCRIPT_EXECUTOR_CHILD"
+// childRole is the role of a ProcessBackend child.
+const childRole = "executor"
+
+func init() {
+	proc.Register(childRole, proc.Role{Serve: func(in, out *os.File) error { return serve(in, out) }})
+}
 
 // NewProcessBackend starts cfg.MaxWorkers children, waits until each has
 // answered, and returns the backend. It fails when a child cannot start or
@@ -77,45 +79,27 @@ const childEnv = "TOOLSCRIPT_EXECUTOR_CHILD"
 // and inside a child process, so that a binary missing the hook cannot start
 // children recursively.
 func NewProcessBackend(cfg ProcessConfig) (*ProcessBackend, error) {
-	if IsChild() {
+	if proc.InChild() {
 		return nil, errors.New("executor: NewProcessBackend called in a child process; does main call executor.MaybeServeChild first?")
 	}
 	if cfg.MaxWorkers <= 0 {
 		cfg.MaxWorkers = runtime.GOMAXPROCS(0)
 	}
 	if cfg.StartTimeout <= 0 {
-		cfg.StartTimeout = 10 * time.Second
+		cfg.StartTimeout = proc.DefaultStartTimeout
 	}
-	if cfg.Path == "" {
-		p, err := os.Executable()
-		if err != nil {
-			return nil, fmt.Errorf("executor: find executable: %w", err)
-		}
-		cfg.Path = p
+	pool, err := proc.NewPool(proc.Config{
+		Role: childRole, Size: cfg.MaxWorkers, Path: cfg.Path, Args: cfg.Args, Env: cfg.Env,
+		StartTimeout: cfg.StartTimeout, Stdout: cfg.Stdout, Stderr: cfg.Stderr,
+		Hint: " (does main call executor.MaybeServeChild first?)",
+	}, func(c *proc.Child) *proc.Child { return c })
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrChildExited, err)
 	}
-	cfg.Args = append([]string(nil), cfg.Args...)
-	cfg.Env = append([]string{childEnv + "=1"}, cfg.Env...)
-	b := &ProcessBackend{cfg: cfg, pids: map[int]struct{}{}, spawner: proc.NewSpawner()}
+	b := &ProcessBackend{cfg: cfg, pool: pool}
 	b.d.init(cfg.MaxWorkers, nil)
-
-	children := make([]*child, cfg.MaxWorkers)
-	errs := make([]error, cfg.MaxWorkers)
-	var wg sync.WaitGroup
-	for i := range children {
-		wg.Go(func() { children[i], errs[i] = b.spawn() })
-	}
-	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
-		for _, c := range children {
-			if c != nil {
-				b.kill(c)
-			}
-		}
-		b.spawner.Close()
-		return nil, err
-	}
-	for _, c := range children {
-		w := &worker{c: c}
+	for range cfg.MaxWorkers {
+		w := &worker{}
 		b.d.add(w)
 		go b.work(w)
 	}
@@ -171,48 +155,70 @@ func (t *Task) prepareRemote(fn any, kwargs map[string]any) error {
 	return nil
 }
 
+// work runs tasks on one child at a time: the one it took from the pool,
+// until that child dies or is killed.
 func (b *ProcessBackend) work(w *worker) {
 	defer b.d.exit(w)
+	var (
+		c   *proc.Child
+		seq uint64 // call ids, unique per child
+	)
 	for t := b.d.next(w); t != nil; t = b.d.next(w) {
-		if w.c == nil {
-			c, err := b.spawn()
-			if err != nil {
+		if c == nil {
+			var err error
+			if c, err = b.child(t); err != nil {
 				t.Fail(err)
 				continue
 			}
-			w.c = c
 		}
-		if !b.exec(w.c, t) {
-			b.kill(w.c)
-			w.c = nil
-			if !b.d.isClosed() {
-				w.c, _ = b.spawn() // keep the pool warm; on error retry at the next call
-			}
+		seq++
+		if !b.exec(c, t, seq) {
+			c = nil // killed; the pool starts a replacement
 		}
 	}
-	if w.c != nil {
-		b.stop(w.c)
-		w.c = nil
+	if c != nil {
+		b.pool.Put(c)
 	}
 }
 
-// exec runs t in c and reports whether c is still usable.
-func (b *ProcessBackend) exec(c *child, t *Task) bool {
+// child takes a child from the pool for t, waiting up to StartTimeout
+// (for a replacement) unless t ends first.
+func (b *ProcessBackend) child(t *Task) (*proc.Child, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), b.cfg.StartTimeout)
+	defer cancel()
+	go func() {
+		select {
+		case <-t.Done():
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	c, err := b.pool.Get(ctx)
+	if err != nil {
+		if errors.Is(err, proc.ErrClosed) {
+			return nil, ErrShutdown
+		}
+		return nil, fmt.Errorf("%w: no child within %v: %w", ErrChildExited, b.cfg.StartTimeout, err)
+	}
+	return c, nil
+}
+
+// exec runs t in c as call id and reports whether c is still usable;
+// when it is not, exec has killed it.
+func (b *ProcessBackend) exec(c *proc.Child, t *Task, id uint64) bool {
 	if _, ok := t.start(false); !ok {
 		return true
 	}
-	c.seq++
-	id := c.seq
-	if err := c.w.Write(wire.Frame{Type: wire.TypeCall, ID: id, Body: t.args}); err != nil {
-		t.Fail(b.deathError(c, "write call: "+err.Error()))
+	if err := c.Send(wire.Frame{Type: wire.TypeCall, ID: id, Body: t.args}); err != nil {
+		t.Fail(b.died(c, "write call: "+err.Error()))
 		return false
 	}
 	done := t.Done()
 	for {
 		select {
-		case f, ok := <-c.frames:
+		case f, ok := <-c.Frames():
 			if !ok {
-				t.Fail(b.deathError(c, ""))
+				t.Fail(b.died(c, ""))
 				return false
 			}
 			if f.ID != id {
@@ -230,14 +236,18 @@ func (b *ProcessBackend) exec(c *child, t *Task) bool {
 				return true
 			}
 		case <-done:
-			return b.cancelGrace(c, t, id)
+			if b.cancelGrace(c, t, id) {
+				return true
+			}
+			b.pool.Kill(c, "cancelled")
+			return false
 		}
 	}
 }
 
 // cancelGrace asks c to cancel call id and waits up to CancelGrace for its
 // answer; it reports whether c is still usable.
-func (b *ProcessBackend) cancelGrace(c *child, t *Task, id uint64) bool {
+func (b *ProcessBackend) cancelGrace(c *proc.Child, t *Task, id uint64) bool {
 	if b.cfg.CancelGrace <= 0 {
 		return false
 	}
@@ -245,14 +255,14 @@ func (b *ProcessBackend) cancelGrace(c *child, t *Task, id uint64) bool {
 	if _, err := t.Result(0); errors.Is(err, ErrTimeout) {
 		reason = "timeout"
 	}
-	if c.w.Send(wire.TypeCancel, id, &wire.Cancel{Reason: reason}) != nil {
+	if c.Writer().Send(wire.TypeCancel, id, &wire.Cancel{Reason: reason}) != nil {
 		return false
 	}
 	timer := time.NewTimer(b.cfg.CancelGrace)
 	defer timer.Stop()
 	for {
 		select {
-		case f, ok := <-c.frames:
+		case f, ok := <-c.Frames():
 			if !ok {
 				return false
 			}
@@ -265,15 +275,11 @@ func (b *ProcessBackend) cancelGrace(c *child, t *Task, id uint64) bool {
 	}
 }
 
-// deathError kills c and describes why it is gone.
-func (b *ProcessBackend) deathError(c *child, what string) error {
-	b.kill(c)
-	msg := c.exitMsg
+// died kills c, which died or broke its pipe, and describes how it ended.
+func (b *ProcessBackend) died(c *proc.Child, what string) error {
+	msg := b.pool.Kill(c, "").Quote()
 	if what != "" {
 		msg = what + "; " + msg
-	}
-	if tail := strings.TrimSpace(c.stderr.String()); tail != "" {
-		msg += "; stderr: " + tail
 	}
 	return fmt.Errorf("%w: %s", ErrChildExited, msg)
 }
@@ -317,176 +323,5 @@ func decodeResult(f wire.Frame) (any, error) {
 // be called more than once.
 func (b *ProcessBackend) Shutdown(wait bool) {
 	b.d.shutdown(wait, true)
-	b.spawner.Close()
-}
-
-// child is one worker process as seen from the host.
-type child struct {
-	cmd     *exec.Cmd
-	pid     int
-	w       *wire.Writer
-	wf, rf  *os.File // host ends of the pipes
-	frames  chan wire.Frame
-	quit    chan struct{} // closed by kill; stops the reader
-	readEnd chan struct{} // closed when the reader has returned
-	stderr  *tailBuffer
-	seq     uint64
-	once    sync.Once
-	exitMsg string
-}
-
-// spawn starts a child and waits for its hello.
-func (b *ProcessBackend) spawn() (*child, error) {
-	inR, inW, err := os.Pipe()
-	if err != nil {
-		return nil, fmt.Errorf("executor: start child: %w", err)
-	}
-	outR, outW, err := os.Pipe()
-	if err != nil {
-		inR.Close()
-		inW.Close()
-		return nil, fmt.Errorf("executor: start child: %w", err)
-	}
-	cmd := exec.Command(b.cfg.Path, b.cfg.Args...)
-	cmd.Env = b.cfg.Env
-	cmd.ExtraFiles = []*os.File{inR, outW} // fd 3: calls in, fd 4: answers out
-	cmd.Stdout = b.cfg.Stdout
-	c := &child{
-		cmd: cmd, w: wire.NewWriter(inW), wf: inW, rf: outR,
-		frames: make(chan wire.Frame, 16), quit: make(chan struct{}), readEnd: make(chan struct{}),
-		stderr: &tailBuffer{max: 2048},
-	}
-	cmd.Stderr = c.stderr
-	if b.cfg.Stderr != nil {
-		cmd.Stderr = io.MultiWriter(c.stderr, b.cfg.Stderr)
-	}
-	cmd.WaitDelay = time.Second
-	err = b.spawner.Start(cmd)
-	inR.Close()
-	outW.Close()
-	if err != nil {
-		inW.Close()
-		outR.Close()
-		return nil, fmt.Errorf("%w: start %s: %v", ErrChildExited, b.cfg.Path, err)
-	}
-	c.pid = cmd.Process.Pid
-	b.mu.Lock()
-	b.pids[c.pid] = struct{}{}
-	b.mu.Unlock()
-	go c.read()
-
-	timer := time.NewTimer(b.cfg.StartTimeout)
-	defer timer.Stop()
-	const hint = " (does main call executor.MaybeServeChild first?)"
-	select {
-	case f, ok := <-c.frames:
-		if !ok {
-			return nil, fmt.Errorf("%w before its hello%s", b.deathError(c, ""), hint)
-		}
-		var h wire.Hello
-		if f.Type != wire.TypeHello || f.Decode(&h) != nil {
-			b.kill(c)
-			return nil, fmt.Errorf("%w: child sent %v instead of hello%s", ErrChildExited, f.Type, hint)
-		}
-		if h.Version != wire.Version {
-			b.kill(c)
-			return nil, fmt.Errorf("%w: child speaks protocol version %d, want %d", ErrChildExited, h.Version, wire.Version)
-		}
-	case <-timer.C:
-		b.kill(c)
-		return nil, fmt.Errorf("%w: no hello within %v%s", ErrChildExited, b.cfg.StartTimeout, hint)
-	}
-	return c, nil
-}
-
-// read forwards the child's frames until its pipe ends or it is killed.
-func (c *child) read() {
-	defer close(c.readEnd)
-	defer close(c.frames)
-	r := wire.NewReader(c.rf)
-	for {
-		f, err := r.Read()
-		if err != nil {
-			return
-		}
-		select {
-		case c.frames <- f:
-		case <-c.quit:
-			return
-		}
-	}
-}
-
-// kill kills c's process group, reaps it and releases its pipes. It is
-// idempotent and records how the child ended in c.exitMsg.
-func (b *ProcessBackend) kill(c *child) {
-	c.once.Do(func() {
-		proc.KillGroup(c.cmd)
-		err := c.cmd.Wait()
-		c.exitMsg = exitString(err)
-		b.release(c)
-	})
-}
-
-// stop asks c to exit, waits a second for it, then kills it anyway.
-func (b *ProcessBackend) stop(c *child) {
-	c.once.Do(func() {
-		_ = c.w.Send(wire.TypeShutdown, 0, nil)
-		c.wf.Close()
-		timer := time.NewTimer(time.Second)
-		defer timer.Stop()
-		exited := false
-		for !exited {
-			select {
-			case _, ok := <-c.frames:
-				exited = !ok
-			case <-timer.C:
-				proc.KillGroup(c.cmd)
-				exited = true
-			}
-		}
-		proc.KillGroup(c.cmd) // the group may hold grandchildren
-		c.exitMsg = exitString(c.cmd.Wait())
-		b.release(c)
-	})
-}
-
-func (b *ProcessBackend) release(c *child) {
-	close(c.quit)
-	c.wf.Close()
-	c.rf.Close()
-	<-c.readEnd
-	b.mu.Lock()
-	delete(b.pids, c.pid)
-	b.mu.Unlock()
-}
-
-func exitString(err error) string {
-	if err == nil {
-		return "exit status 0"
-	}
-	return err.Error()
-}
-
-// tailBuffer keeps the last max bytes written to it.
-type tailBuffer struct {
-	mu  sync.Mutex
-	max int
-	b   []byte
-}
-
-func (t *tailBuffer) Write(p []byte) (int, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.b = append(t.b, p...)
-	if over := len(t.b) - t.max; over > 0 {
-		t.b = append(t.b[:0], t.b[over:]...)
-	}
-	return len(p), nil
-}
-
-func (t *tailBuffer) String() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return string(t.b)
+	_ = b.pool.Close()
 }

@@ -406,8 +406,7 @@ func TestNewProcessBackend_Errors(t *testing.T) {
 }
 
 func TestNewProcessBackend_RefusedInChild(t *testing.T) {
-	t.Setenv("TOOLSCRIPT_EXECUTOR_CHILD", "1")
-	require.True(t, executor.IsChild())
+	t.Setenv("TOOLSCRIPT_CHILD", "executor")
 	_, err := executor.NewProcessBackend(executor.ProcessConfig{})
 	require.ErrorContains(t, err, "child process")
 }

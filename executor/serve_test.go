@@ -3,7 +3,6 @@ package executor_test
 import (
 	"encoding/json"
 	"io"
-	"os"
 	"testing"
 	"time"
 
@@ -14,7 +13,8 @@ import (
 	"github.com/toolscript/toolscript/internal/wire"
 )
 
-// peer runs Serve on in-memory pipes and plays the host.
+// peer runs Serve (the child side, after its hello) on in-memory pipes
+// and plays the host.
 type peer struct {
 	t    *testing.T
 	w    *wire.Writer
@@ -33,11 +33,6 @@ func newPeer(t *testing.T) *peer {
 		callsR.Close()
 		p.done <- err
 	}()
-	f := p.read()
-	require.Equal(t, wire.TypeHello, f.Type)
-	var h wire.Hello
-	require.NoError(t, f.Decode(&h))
-	assert.Equal(t, wire.Hello{Version: wire.Version, PID: os.Getpid(), Role: "executor"}, h)
 	return p
 }
 
@@ -152,15 +147,4 @@ func TestServe_BadStream(t *testing.T) {
 	_, err := p.in.Write([]byte{0, 0, 0, 1})
 	require.NoError(t, err)
 	require.ErrorIs(t, p.close(), wire.ErrShortFrame)
-
-	err = executor.Serve(eofReader{}, failWriter{})
-	require.ErrorContains(t, err, "executor: send hello")
 }
-
-type eofReader struct{}
-
-func (eofReader) Read([]byte) (int, error) { return 0, io.EOF }
-
-type failWriter struct{}
-
-func (failWriter) Write([]byte) (int, error) { return 0, io.ErrClosedPipe }

@@ -96,8 +96,8 @@ func TestBenchOnly(t *testing.T) {
 // TestLayers keeps the project's import direction: projection, executor
 // and internal/isolated import nothing of the project above them, the
 // engine never sees the registry, the registry never sees the engine, and
-// the process helpers under executor and internal/isolated import nothing
-// of the project.
+// the child-process mechanism under executor and internal/isolated
+// imports nothing of the project but the wire protocol.
 func TestLayers(t *testing.T) {
 	goBin, err := exec.LookPath("go")
 	require.NoError(t, err)
@@ -108,9 +108,10 @@ func TestLayers(t *testing.T) {
 		"internal/isolated": {"engine", "registry", "projection", "executor", "demo", "scripts", "cmd"},
 		"engine":            {"registry", "executor", "demo", "scripts", "cmd"},
 		"registry":          {"engine", "internal/isolated", "demo", "scripts", "cmd"},
-		// The process helpers serve executor and internal/isolated, so
-		// they sit below both.
-		"internal/proc": {"projection", "engine", "registry", "executor", "internal/isolated", "demo", "scripts", "cmd", "internal/wire", "internal/tagged"},
+		// The one child-process mechanism serves executor and
+		// internal/isolated, so it sits below both, on the wire protocol
+		// alone.
+		"internal/proc": {"projection", "engine", "registry", "executor", "internal/isolated", "demo", "scripts", "cmd", "internal/tagged"},
 	}
 	for pkg, bad := range forbidden {
 		out, err := exec.Command(goBin, "list", "-deps", "-f", "{{.ImportPath}}", mod+pkg).CombinedOutput()

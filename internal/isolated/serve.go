@@ -5,32 +5,33 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/toolscript/toolscript/internal/proc"
 	"github.com/toolscript/toolscript/internal/wire"
 )
 
-// Environment of a worker: the only variables it gets from the host.
-const (
-	workerEnv = "TOOLSCRIPT_SANDBOX_WORKER" // the role, e.g. "engine"
-	limitsEnv = "TOOLSCRIPT_SANDBOX_LIMITS" // JSON of Limits
-)
+// limitsEnv is the variable of a worker's environment that carries its
+// Limits (JSON), besides proc.RoleEnv, which names its role; the worker
+// clears both before it runs anything of the host's.
+const limitsEnv = "TOOLSCRIPT_ISOLATED_LIMITS"
 
 // Exit statuses of a worker, besides those of the Go runtime (2 for a
-// fatal error or an unrecovered panic).
+// fatal error or an unrecovered panic): those of every child process.
 const (
 	// ExitSetup means the worker could not apply its limits or open its
 	// pipes.
-	ExitSetup = 3
+	ExitSetup = proc.ExitSetup
 	// ExitCPU means the worker exceeded the CPU time of its run.
-	ExitCPU = 152
+	ExitCPU = proc.ExitCPU
 )
 
-const cpuMessage = "sandbox: CPU time limit exceeded"
+const cpuMessage = proc.CPULimitMessage
 
-// IsWorker reports whether this process was started as a sandbox worker.
-func IsWorker() bool { return os.Getenv(workerEnv) != "" }
+// IsWorker reports whether this process was started as a child process
+// (of any role) and has not cleared its environment yet.
+func IsWorker() bool { return proc.ChildRole() != "" }
 
 // Role returns the role the host gave this worker ("" in the host).
-func Role() string { return os.Getenv(workerEnv) }
+func Role() string { return proc.ChildRole() }
 
 // Conn is a worker's connection to its host: frames in, frames out.
 type Conn struct {
@@ -69,47 +70,47 @@ type ServeConfig struct {
 	Serve func(c *Conn) error
 }
 
-// Serve is the whole life of a worker process: it reads the limits the
-// host passed, applies them to this process (see Limits), clears the
-// environment, runs cfg.Warm, opens the pipes of file descriptors 3 (from
-// the host) and 4 (to the host), sends a wire hello and runs cfg.Serve.
-// It returns the process's exit status; the caller exits with it. Outside
-// a worker it returns an error at once.
+// Serve is the whole life of a worker process, as the role this process
+// was started for (see package internal/proc, which opens the pipes of
+// file descriptors 3 and 4 and sends the hello): it reads the limits the
+// host passed, clears the environment, applies the limits to this process
+// (see Limits), runs cfg.Warm, then cfg.Serve. It returns the process's
+// exit status; the caller exits with it. Outside a worker it returns an
+// error at once.
 func Serve(cfg ServeConfig) (int, error) {
-	if !IsWorker() {
-		return ExitSetup, errors.New("sandbox: Serve called outside a worker")
+	name := proc.ChildRole()
+	if name == "" {
+		return ExitSetup, errors.New("isolated: Serve called outside a worker")
 	}
-	role := Role()
-	l, err := decodeLimits(os.Getenv(limitsEnv))
-	if err != nil {
-		return ExitSetup, err
+	proc.Register(name, cfg.role())
+	return proc.Serve()
+}
+
+// role is cfg as a child role of package internal/proc.
+func (cfg ServeConfig) role() proc.Role {
+	return proc.Role{
+		Setup: func() error {
+			l, err := decodeLimits(os.Getenv(limitsEnv))
+			if err != nil {
+				return err
+			}
+			os.Clearenv()
+			if err := applyLimits(l); err != nil {
+				return err
+			}
+			if cfg.Warm != nil {
+				if err := cfg.Warm(); err != nil {
+					return fmt.Errorf("isolated: warm up: %w", err)
+				}
+			}
+			return nil
+		},
+		Serve: func(in, out *os.File) error {
+			if cfg.Serve == nil {
+				return nil
+			}
+			src, arrived := newPipeReader(in)
+			return cfg.Serve(&Conn{R: wire.NewReader(src), W: wire.NewWriter(out), arrived: arrived})
+		},
 	}
-	os.Clearenv()
-	if err := applyLimits(l); err != nil {
-		return ExitSetup, err
-	}
-	if cfg.Warm != nil {
-		if err := cfg.Warm(); err != nil {
-			return ExitSetup, fmt.Errorf("sandbox: warm up: %w", err)
-		}
-	}
-	in, out := os.NewFile(3, "sandbox-in"), os.NewFile(4, "sandbox-out")
-	if in == nil || out == nil {
-		return ExitSetup, errors.New("sandbox: the host's pipes (fd 3 and 4) are missing")
-	}
-	// Closing the pipes tells the host at once that this worker is done.
-	defer in.Close()
-	defer out.Close()
-	src, arrived := newPipeReader(in)
-	c := &Conn{R: wire.NewReader(src), W: wire.NewWriter(out), arrived: arrived}
-	if err := c.W.Send(wire.TypeHello, 0, &wire.Hello{Version: wire.Version, PID: os.Getpid(), Role: role}); err != nil {
-		return ExitSetup, fmt.Errorf("sandbox: send hello: %w", err)
-	}
-	if cfg.Serve == nil {
-		return 0, nil
-	}
-	if err := cfg.Serve(c); err != nil {
-		return 1, err
-	}
-	return 0, nil
 }

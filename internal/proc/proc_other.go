@@ -7,11 +7,11 @@ import (
 	"syscall"
 )
 
-// Attr has nothing to set outside Unix.
-func Attr() *syscall.SysProcAttr { return nil }
+// attr has nothing to set outside Unix.
+func attr() *syscall.SysProcAttr { return nil }
 
-// KillGroup kills a started child; outside Unix there is no group.
-func KillGroup(cmd *exec.Cmd) {
+// killGroup kills a started child; outside Unix there is no group.
+func killGroup(cmd *exec.Cmd) {
 	if cmd.Process != nil {
 		_ = cmd.Process.Kill()
 	}

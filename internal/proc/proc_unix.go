@@ -7,9 +7,9 @@ import (
 	"syscall"
 )
 
-// KillGroup kills a started child's whole process group (the child leads
+// killGroup kills a started child's whole process group (the child leads
 // it), then the child itself.
-func KillGroup(cmd *exec.Cmd) {
+func killGroup(cmd *exec.Cmd) {
 	if cmd.Process != nil {
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 		_ = cmd.Process.Kill()

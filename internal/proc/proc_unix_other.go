@@ -4,6 +4,6 @@ package proc
 
 import "syscall"
 
-// Attr puts a child in its own process group. Without Pdeathsig a child
+// attr puts a child in its own process group. Without Pdeathsig a child
 // notices the host's death when its input pipe closes.
-func Attr() *syscall.SysProcAttr { return &syscall.SysProcAttr{Setpgid: true} }
+func attr() *syscall.SysProcAttr { return &syscall.SysProcAttr{Setpgid: true} }
