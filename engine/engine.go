@@ -125,9 +125,8 @@ func checkGlobals(g map[string]any) error {
 	return nil
 }
 
-const globalsPath = "toolscript/globals"
-
-// imports implements importable for one execution.
+// imports says what a script of one execution may import (see
+// normalizeScript).
 type imports struct {
 	surf    *surface
 	symbols *symbolTable
@@ -187,7 +186,7 @@ func run(ctx context.Context, code string, ns map[string]projection.ToolProjecti
 		res.Duration = time.Since(start)
 		return res
 	}
-	prog, err := normalize(code, imports{surf: surf, symbols: symbols}, len(s.globals) > 0)
+	prog, err := normalizeScript(code, imports{surf: surf, symbols: symbols}, len(s.globals) > 0)
 	if err != nil {
 		res = x.result(CodeError, err)
 	} else {

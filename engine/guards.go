@@ -14,7 +14,7 @@ import (
 )
 
 // Guards: the host side of the checks the normaliser inserts into scripts
-// (see rewriteGuards), and the memory watchdog.
+// (internal/normalize, goroutines.go), and the memory watchdog.
 
 // goStart is called before each go statement of the script.
 func (x *execution) goStart() {

@@ -14,10 +14,10 @@ func BenchmarkPhase(b *testing.B) {
 	imp := imports{surf: buildSurface(nil), symbols: sy}
 	b.Run("normalize", func(b *testing.B) {
 		for b.Loop() {
-			_, _ = normalize(code, imp, false)
+			_, _ = normalizeScript(code, imp, false)
 		}
 	})
-	p, _ := normalize(code, imp, false)
+	p, _ := normalizeScript(code, imp, false)
 	x := &execution{ctx: context.Background(), stdout: &capWriter{limit: -1}, stderr: &capWriter{limit: -1}}
 	b.Run("new", func(b *testing.B) {
 		for b.Loop() {

@@ -102,6 +102,26 @@ func TestLayers(t *testing.T) {
 	goBin, err := exec.LookPath("go")
 	require.NoError(t, err)
 	const mod = "github.com/toolscript/toolscript/"
+	{
+		// The normaliser stands alone: internal/normalize imports
+		// nothing of the project (what it must know of its caller comes
+		// in normalize.Config), and the engine rewrites no syntax tree
+		// (its non-test files import no go/ast, go/parser or go/scanner).
+		out, err := exec.Command(goBin, "list", "-deps", "-f", "{{.ImportPath}}", mod+"internal/normalize").CombinedOutput()
+		require.NoError(t, err, string(out))
+		for _, dep := range strings.Fields(string(out)) {
+			if strings.HasPrefix(dep, mod) && dep != mod+"internal/normalize" {
+				t.Errorf("internal/normalize depends on %s", dep)
+			}
+		}
+		out, err = exec.Command(goBin, "list", "-f", `{{join .Imports "\n"}}`, mod+"engine").CombinedOutput()
+		require.NoError(t, err, string(out))
+		for _, imp := range strings.Fields(string(out)) {
+			if imp == "go/ast" || imp == "go/parser" || imp == "go/scanner" {
+				t.Errorf("engine imports %s: rewriting the script's source is internal/normalize's job", imp)
+			}
+		}
+	}
 	forbidden := map[string][]string{
 		"projection":        {"engine", "registry", "executor", "internal/isolated", "demo", "scripts", "cmd"},
 		"executor":          {"engine", "registry", "projection", "internal/isolated", "demo", "scripts", "cmd"},

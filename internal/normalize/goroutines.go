@@ -1,4 +1,4 @@
-package engine
+package normalize
 
 import (
 	"fmt"
@@ -7,34 +7,46 @@ import (
 	"strings"
 )
 
-// rewriteGuards inserts the host checks that keep a script's accidents
-// from taking the host down (see guards.go for the host side):
-// go f(a, b) evaluates its arguments in place, then runs the call in a
-// goroutine that counts against MaxGoroutines and turns a panic into the
-// execution's error instead of a crash of the host.
+// rewriteGo puts the host's goroutine guard around every go statement,
+// so that a script's goroutines count against the host's bound and a
+// panic in one becomes the execution's error instead of a crash of the
+// host:
 //
-// The interpreter itself bounds the depth of calls (MaxCallDepth, see
-// callDepth), and make is checked by the interpreter's make hook
-// (guards_alloc.go).
+//	go func() { ... }()
+//
+// becomes
+//
+//	__ts.GoStart(); go func() { defer func() { __ts.GoEnd(recover()) }(); ... }()
+//
+// and go f(a, b) becomes
+//
+//	{ __ts_g1_0, __ts_g1_1 := a, b; __ts.GoStart(); go func() { defer ...; f(__ts_g1_0, __ts_g1_1) }() }
+//
+// which evaluates f's arguments at the go statement, in the goroutine
+// that runs it, as Go does (literal arguments are left in place); a
+// variadic call keeps its ellipsis. GoStart refuses a goroutine beyond
+// the bound; GoEnd releases it and reports the panic it recovered.
 //
 // Insertions keep lines in place; a replaced statement is followed by a
 // line directive back to the model's position.
-func rewriteGuards(src string, fset *token.FileSet, file *ast.File) []edit {
+//
+// Pinned by scripts/testdata/adversarial/goroutine_bomb_named.gos (go
+// f(x)), goroutine_bomb.gos (go func literals), and goroutine_panic.gos
+// and goroutine_index_out_of_range.gos (without the guard, their panics
+// crash the host).
+func rewriteGo(src string, fset *token.FileSet, file *ast.File) []edit {
 	var edits []edit
 	off := func(p token.Pos) int { return fset.Position(p).Offset }
 	text := func(n ast.Node) string { return src[off(n.Pos()):off(n.End())] }
-	guard := "defer func() { " + rtAlias + ".GoEnd(recover()) }(); "
+	guard := "defer func() { " + RuntimeAlias + ".GoEnd(recover()) }(); "
 	g := 0
-	if !mentions(src, "go") {
-		return nil
-	}
 	ast.Inspect(file, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.GoStmt:
 			call := n.Call
 			if fl, ok := call.Fun.(*ast.FuncLit); ok {
 				edits = append(edits,
-					edit{off: off(n.Pos()), text: rtAlias + ".GoStart(); "},
+					edit{off: off(n.Pos()), text: RuntimeAlias + ".GoStart(); "},
 					edit{off: off(fl.Body.Lbrace) + 1, text: guard})
 				return true
 			}
@@ -46,7 +58,7 @@ func rewriteGuards(src string, fset *token.FileSet, file *ast.File) []edit {
 					args = append(args, text(a))
 					continue
 				}
-				name := fmt.Sprintf("%s_g%d_%d", rtAlias, g, i)
+				name := fmt.Sprintf("%s_g%d_%d", RuntimeAlias, g, i)
 				names = append(names, name)
 				values = append(values, text(a))
 				args = append(args, name)
@@ -60,7 +72,7 @@ func rewriteGuards(src string, fset *token.FileSet, file *ast.File) []edit {
 			if call.Ellipsis.IsValid() {
 				ellipsis = "..."
 			}
-			fmt.Fprintf(&b, "%s.GoStart(); go func() { %s%s(%s%s) }() }", rtAlias, guard, text(call.Fun), strings.Join(args, ", "), ellipsis)
+			fmt.Fprintf(&b, "%s.GoStart(); go func() { %s%s(%s%s) }() }", RuntimeAlias, guard, text(call.Fun), strings.Join(args, ", "), ellipsis)
 			end := fset.Position(n.End())
 			b.WriteString(lineDirective(end.Line, end.Column))
 			edits = append(edits, edit{off: off(n.Pos()), end: off(n.End()), text: b.String()})
@@ -69,32 +81,4 @@ func rewriteGuards(src string, fset *token.FileSet, file *ast.File) []edit {
 		return true
 	})
 	return edits
-}
-
-// checkNesting bounds the nesting of the script's syntax tree by
-// MaxNesting before the interpreter compiles it, at the first construct
-// that crosses the bound.
-func (p *program) checkNesting(fset *token.FileSet, file *ast.File) error {
-	depth := 0
-	var deep ast.Node
-	ast.Inspect(file, func(n ast.Node) bool {
-		switch {
-		case deep != nil:
-			return false
-		case n == nil:
-			depth--
-			return true
-		}
-		if depth++; depth > MaxNesting {
-			deep = n
-			return false
-		}
-		return true
-	})
-	if deep == nil {
-		return nil
-	}
-	pos := fset.Position(deep.Pos())
-	return &ScriptError{Line: pos.Line, Column: pos.Column, Source: p.line(pos.Line),
-		Msg: fmt.Sprintf("the script is nested too deeply: more than %d levels of expressions, blocks or literals (engine.MaxNesting)", MaxNesting)}
 }

@@ -1,0 +1,33 @@
+package normalize
+
+import (
+	"go/ast"
+	"strings"
+)
+
+// builtinFuncs returns the declarations of the builtins min, max and
+// clear, which the interpreter lacks, for those the file calls and does
+// not declare itself at package level; calls holds the identifiers the
+// file calls. min and max are generic over the ordered types, as Go's
+// are; clear calls the runtime package's Clear, which empties a map or
+// zeroes a slice's elements as Go's does. A script that declares its own
+// min (a local func or variable) keeps it: a local name shadows the
+// package-level declaration, as it would shadow the builtin.
+//
+// Pinned by scripts/testdata/modern_go_builtins.gos.
+func builtinFuncs(file *ast.File, calls map[string]bool) string {
+	var b strings.Builder
+	if calls["min"] && !declares(file, "min") {
+		b.WriteString("func min[T " + RuntimeAlias + "_ordered](x T, ys ...T) T { for _, y := range ys { if y < x { x = y } }; return x }\n")
+	}
+	if calls["max"] && !declares(file, "max") {
+		b.WriteString("func max[T " + RuntimeAlias + "_ordered](x T, ys ...T) T { for _, y := range ys { if y > x { x = y } }; return x }\n")
+	}
+	if (calls["min"] || calls["max"]) && !declares(file, RuntimeAlias+"_ordered") {
+		b.WriteString("type " + RuntimeAlias + "_ordered interface { ~int | ~int8 | ~int16 | ~int32 | ~int64 | ~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~uintptr | ~float32 | ~float64 | ~string }\n")
+	}
+	if calls["clear"] && !declares(file, "clear") {
+		b.WriteString("func clear(v any) { " + RuntimeAlias + ".Clear(v) }\n")
+	}
+	return b.String()
+}

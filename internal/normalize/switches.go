@@ -1,0 +1,57 @@
+package normalize
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+)
+
+// rewriteSwitches works around the interpreter's failure to switch on an
+// interface value with constant cases ("reflect.Value.Convert: value of
+// type interface {} cannot be converted to type string"): a tagged switch
+// whose cases are all literals,
+//
+//	switch v { case "a", "b": ... }
+//
+// becomes the equivalent tagless switch
+//
+//	switch __ts_sw1 := v; { case __ts_sw1 == "a" || __ts_sw1 == "b": ... }
+//
+// which evaluates v once, compares in the order Go does, and stops at the
+// first match, as before. Columns after the rewritten tokens on the same
+// line shift; lines do not.
+//
+// Pinned by scripts/testdata/top_customers_by_revenue.gos.
+func rewriteSwitches(fset *token.FileSet, file ast.Node) []edit {
+	var edits []edit
+	n := 0
+	off := func(p token.Pos) int { return fset.Position(p).Offset }
+	ast.Inspect(file, func(node ast.Node) bool {
+		sw, ok := node.(*ast.SwitchStmt)
+		if !ok || sw.Tag == nil || sw.Init != nil {
+			return true
+		}
+		for _, c := range sw.Body.List {
+			for _, e := range c.(*ast.CaseClause).List {
+				if !isLiteral(e) {
+					return true
+				}
+			}
+		}
+		n++
+		v := fmt.Sprintf("%s_sw%d", RuntimeAlias, n)
+		edits = append(edits, edit{off: off(sw.Tag.Pos()), text: v + " := "}, edit{off: off(sw.Tag.End()), text: ";"})
+		for _, c := range sw.Body.List {
+			list := c.(*ast.CaseClause).List
+			for i, e := range list {
+				if i > 0 {
+					// Replace the comma between the previous case and this one.
+					edits = append(edits, edit{off: off(list[i-1].End()), end: off(e.Pos()), text: " || "})
+				}
+				edits = append(edits, edit{off: off(e.Pos()), text: v + " == "})
+			}
+		}
+		return true
+	})
+	return edits
+}
