@@ -7,21 +7,12 @@ import (
 	"math"
 	"path"
 	"reflect"
-	"strings"
+	// toolscript patch 21: no "strings" (a position is a field of Error)
 	"unicode"
 )
 
-// A cfgError represents an error during CFG build stage.
-type cfgError struct {
-	*node
-	error
-}
-
-func (c *cfgError) Error() string { return c.error.Error() }
-
-// Unwrap returns the error inside (toolscript patch 25: a limit's error
-// from Options.TypeCheck stays visible to errors.As).
-func (c *cfgError) Unwrap() error { return c.error }
+// toolscript patch 21: cfgError, an error during CFG build stage, is
+// Error (errors.go).
 
 var constOp = map[action]func(*node){
 	aAdd:    addConst,
@@ -1681,7 +1672,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				// retry with the filename, in case ident is a package name.
 				sym, level, found = sc.lookup(path.Join(n.ident, baseName))
 				if !found {
-					err = n.cfgErrorf("undefined: %s", n.ident)
+					err = n.cfgErrorf("undefined: %s", n.ident).withSymbol(KindUndefined, "", "", n.ident) // toolscript patch 21
 					break
 				}
 			}
@@ -1932,7 +1923,8 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					n.action = aGetSym
 					n.gen = nop
 				} else {
-					err = n.cfgErrorf("package %s \"%s\" has no symbol %s", n.child[0].ident, pkg, name)
+					err = n.cfgErrorf("package %s \"%s\" has no symbol %s", n.child[0].ident, pkg, name).
+						withSymbol(KindNoSymbol, n.child[0].ident, pkg, name) // toolscript patch 21
 				}
 			case n.typ.cat == srcPkgT:
 				pkg, name := n.child[0].sym.typ.path, n.child[1].ident
@@ -2485,13 +2477,9 @@ func childPos(n *node) int {
 }
 
 func (n *node) cfgErrorf(format string, a ...interface{}) *cfgError {
-	pos := n.interp.fset.Position(n.pos)
-	posString := n.interp.fset.Position(n.pos).String()
-	if pos.Filename == DefaultSourceName {
-		posString = strings.TrimPrefix(posString, DefaultSourceName+":")
-	}
-	a = append([]interface{}{posString}, a...)
-	return &cfgError{n, fmt.Errorf("%s: "+format, a...)}
+	// toolscript patch 21: the position and the message are fields.
+	err := fmt.Errorf(format, a...)
+	return &cfgError{Pos: n.interp.fset.Position(n.pos), Msg: err.Error(), node: n, err: err}
 }
 
 func genRun(nod *node) error {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"sync/atomic" // toolscript patch 23
 )
 
 // toolscript patches 30 and 31: a stopped program fails the native calls
@@ -42,6 +43,8 @@ func (interp *Interpreter) failIfStopped(f *frame, out []reflect.Value) {
 // kept the script's deferred functions from recovering) ends the
 // goroutine instead of the process.
 func (interp *Interpreter) goroutine(id uint64, fn func()) {
+	running.Add(1)        // toolscript patch 23
+	defer running.Add(-1) // toolscript patch 23
 	defer func() {
 		if interp.runid() == id {
 			return // a panic, if any, goes on as upstream's did
@@ -49,6 +52,35 @@ func (interp *Interpreter) goroutine(id uint64, fn func()) {
 		_ = recover()
 	}()
 	fn()
+}
+
+// running counts the goroutines of this process in interpreted code
+// (toolscript patch 23); see Running.
+var running atomic.Int64
+
+// Running returns the number of goroutines of this process that are in a
+// call the interpreter made, whatever the interpreter: a program's
+// Execute (its main, which ExecuteWatch runs), the body of a go statement
+// (of a script or a native function), a script function that native code
+// calls. A host that must know whether a script it stopped still runs
+// (a native call that ignores the stop) reads it instead of searching
+// goroutine stacks for the interpreter's package path (toolscript patch
+// 23).
+func Running() int64 { return running.Load() }
+
+// goNative runs a go statement's native function, counted by Running
+// (toolscript patch 23).
+func goNative(call func(reflect.Value, []reflect.Value) []reflect.Value, fn reflect.Value, in []reflect.Value) {
+	defer running.Add(-1)
+	call(fn, in)
+}
+
+// runCallback runs a script function that native code called, counted by
+// Running (toolscript patch 23).
+func runCallback(start *node, f *frame, def, call *node) {
+	running.Add(1)
+	defer running.Add(-1)
+	runCfg(start, f, def, call)
 }
 
 // callStopped makes a deferred call of a stopped function; its panic, if

@@ -205,6 +205,8 @@ type Interpreter struct {
 	panicValue interface{}
 	panicPos   token.Position
 	panicFunc  string
+	// toolscript patch 22: the frames the last panic went through.
+	panicFrames []Frame
 
 	// id is an atomic counter used for run cancellation,
 	// only accessed via runid/stop
@@ -301,6 +303,12 @@ type Panic struct {
 
 	// Stack is the call stack buffer for debug.
 	Stack []byte
+
+	// Frames are the functions of the script the panic went through,
+	// innermost first, the first at the panic's position (toolscript
+	// patch 22); nil when the interpreter did not see the panic start
+	// (a panic of its own machinery).
+	Frames []Frame
 }
 
 // TODO: Capture interpreter stack frames also and remove
@@ -1013,6 +1021,7 @@ func (interp *Interpreter) notePanicSite(v interface{}, at, start *node) {
 	}
 	interp.panicValue = v
 	interp.panicPos = interp.fset.Position(at.pos)
+	interp.panicFrames = interp.panicFrames[:0] // toolscript patch 22
 	interp.panicFunc = ""
 	if at.scope != nil {
 		interp.panicFunc = panicFunc(at.scope)
@@ -1069,7 +1078,8 @@ func (interp *Interpreter) CompileWithContext(ctx context.Context, src string) (
 			panic(r)
 		}
 	}()
-	return interp.Compile(src)
+	p, err = interp.Compile(src)
+	return p, syntaxError(err) // toolscript patch 21: a syntax error is an *Error too
 }
 
 // toolscript patch 27: interpWatch is the compile watch of n's

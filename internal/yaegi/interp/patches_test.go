@@ -959,3 +959,187 @@ func TestOwnedCall(t *testing.T) {
 		t.Errorf("OwnedCall asked for %v", asked)
 	}
 }
+
+// TestCompileErrorFields checks patch 21: CompileWithContext's errors are
+// *Error values with the position, the kind and the symbol as fields, a
+// syntax error included; the text is unchanged.
+func TestCompileErrorFields(t *testing.T) {
+	tests := []struct {
+		src                string
+		line, col          int
+		kind               ErrorKind
+		msg, pkg, sym, txt string
+	}{
+		{src: "package main\nimport \"strings\"\nfunc main() { strings.Nope() }", line: 3, col: 15, kind: KindNoSymbol,
+			msg: `package strings "strings" has no symbol Nope`, pkg: "strings", sym: "Nope"},
+		{src: "package main\nfunc main() {\n\tx := y\n\t_ = x\n}", line: 3, col: 7, kind: KindUndefined, msg: "undefined: y", sym: "y"},
+		{src: "package main\nfunc main() {\n\tx := 1 +\n}", line: 4, col: 1, kind: KindSyntax, msg: "expected operand, found '}'"},
+		{src: "package main\nfunc main() { var s string = 1; _ = s }", line: 2, col: 30, kind: KindOther, msg: "cannot convert 1 to string"},
+	}
+	for _, tt := range tests {
+		it := New(Options{})
+		if err := it.Use(stdlib.Symbols); err != nil {
+			t.Fatal(err)
+		}
+		_, err := it.CompileWithContext(context.Background(), tt.src)
+		var e *Error
+		if !errors.As(err, &e) {
+			t.Errorf("%q: %T %v is not an *Error", tt.src, err, err)
+			continue
+		}
+		if e.Pos.Line != tt.line || e.Pos.Column != tt.col || e.Kind != tt.kind || e.Msg != tt.msg || e.Package != tt.pkg || e.Name != tt.sym {
+			t.Errorf("%q: got %d:%d kind %d %q %q.%q", tt.src, e.Pos.Line, e.Pos.Column, e.Kind, e.Msg, e.Package, e.Name)
+		}
+		if want := fmt.Sprintf("%d:%d: %s", tt.line, tt.col, tt.msg); err.Error() != want {
+			t.Errorf("%q: Error() = %q, want %q", tt.src, err.Error(), want)
+		}
+	}
+}
+
+// runPanic runs src and returns the Panic it ends with.
+func runPanic(t *testing.T, src string) Panic {
+	t.Helper()
+	it := New(Options{Stderr: io.Discard})
+	if err := it.Use(stdlib.Symbols); err != nil {
+		t.Fatal(err)
+	}
+	_, err := it.Eval(src)
+	var p Panic
+	if !errors.As(err, &p) {
+		t.Fatalf("%q: got %v, want a panic", src, err)
+	}
+	return p
+}
+
+// TestPanicFrameRecords checks patch 22: a Panic carries the script frames the
+// panic went through, innermost first, each at its position, so a host
+// reads no diagnostic text.
+func TestPanicFrameRecords(t *testing.T) {
+	p := runPanic(t, `package main
+
+func g() { panic("boom") }
+
+func f() {
+	func() { g() }()
+}
+
+func main() { f() }`)
+	var got []string
+	for _, f := range p.Frames {
+		got = append(got, fmt.Sprintf("%s@%d:%d", f.Func, f.Pos.Line, f.Pos.Column))
+	}
+	if want := "[main.g@3:12 main.f.func@6:11 main.f@6:2 main.main@9:15]"; fmt.Sprint(got) != want {
+		t.Errorf("frames %v, want %s", got, want)
+	}
+	// A panic recovered earlier leaves no frame in a later one.
+	p = runPanic(t, `package main
+
+func g() { panic("first") }
+
+func main() {
+	func() { defer func() { recover() }(); g() }()
+	panic("second")
+}`)
+	if len(p.Frames) != 1 || p.Frames[0].Func != "main.main" || p.Frames[0].Pos.Line != 7 {
+		t.Errorf("frames %+v, want main.main at line 7 only", p.Frames)
+	}
+}
+
+// TestRunning checks patch 23: Running counts a program's main, the
+// goroutines of go statements (of script and native functions) and script
+// functions called by native code while they run, and nothing after.
+func TestRunning(t *testing.T) {
+	block, release := make(chan struct{}), make(chan struct{})
+	wait := func() { block <- struct{}{}; <-release }
+	base := Running()
+	it := New(Options{})
+	if err := it.Use(Exports{"host/./host": {
+		"Wait": reflect.ValueOf(wait),
+		"Call": reflect.ValueOf(func(f func()) { go f() }),
+	}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := it.Eval(`import "host"`); err != nil {
+		t.Fatal(err)
+	}
+	for _, src := range []string{
+		`host.Wait()`,                       // main
+		`go func() { host.Wait() }()`,       // a go statement of the script's
+		`go host.Wait()`,                    // of a native function
+		`host.Call(func() { host.Wait() })`, // native code calling back
+	} {
+		done := make(chan error, 1)
+		go func() { _, err := it.Eval(src); done <- err }()
+		<-block
+		if n := Running() - base; n < 1 {
+			t.Errorf("%s: Running() = %d more while blocked, want at least 1", src, n)
+		}
+		release <- struct{}{}
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+		deadline := time.Now().Add(10 * time.Second)
+		for Running() != base && time.Now().Before(deadline) {
+			time.Sleep(time.Millisecond)
+		}
+		if n := Running() - base; n != 0 {
+			t.Errorf("%s: Running() = %d more after the end", src, n)
+		}
+	}
+}
+
+// TestRuntimeErrors checks patches 35 to 37: the interpreter panics with
+// Go's run-time errors and Go's messages (those of go run for the same
+// program): a failed type assertion, an index out of range, a nil
+// pointer.
+func TestRuntimeErrors(t *testing.T) {
+	tests := []struct {
+		body string
+		want string
+		kind ErrorKind
+	}{
+		{`var x any = "s"; _ = x.([]any)`, "interface conversion: interface {} is string, not []interface {}", KindTypeAssertion},
+		{`var x any; _ = x.(int)`, "interface conversion: interface {} is nil, not int", KindTypeAssertion},
+		{`var x any; _ = x.(fmt.Stringer)`, "interface conversion: interface is nil, not fmt.Stringer", KindTypeAssertion},
+		{`var x any = 3; _ = x.(fmt.Stringer)`, "interface conversion: int is not fmt.Stringer: missing method String", KindTypeAssertion},
+		{`var err error = errors.New("x"); _ = err.(*E)`, "interface conversion: error is *errors.errorString, not *main.E", KindTypeAssertion},
+		{`var err error; _ = err.(*E)`, "interface conversion: error is nil, not *main.E", KindTypeAssertion},
+		{`var x any; _ = x.(I)`, "interface conversion: interface is nil, not main.I", KindTypeAssertion},
+		{`a := []int{1, 2, 3}; i := 5; _ = a[i]`, "runtime error: index out of range [5] with length 3", KindIndex},
+		{`a := []int{1, 2, 3}; i := -1; _ = a[i]`, "runtime error: index out of range [-1]", KindIndex},
+		{`a := "abc"; i := 5; _ = a[i]`, "runtime error: index out of range [5] with length 3", KindIndex},
+		{`a := [3]int{}; i := 3; _ = a[i]`, "runtime error: index out of range [3] with length 3", KindIndex},
+		{`a := []int{1}; i := uint64(1); i <<= 63; _ = a[i]`, "runtime error: index out of range [9223372036854775808] with length 1", KindIndex},
+		{`a := []int{1}; i := 3; a[i] = 2`, "runtime error: index out of range [3] with length 1", KindIndex},
+		{`var p *struct{ X int }; _ = p.X`, "runtime error: invalid memory address or nil pointer dereference", KindNilDereference},
+		{`var p *[3]int; i := 1; _ = p[i]`, "runtime error: invalid memory address or nil pointer dereference", KindNilDereference},
+	}
+	for _, tt := range tests {
+		src := "package main\nimport (\"errors\"; \"fmt\")\nvar _ = errors.New\nvar _ fmt.Stringer\ntype E struct{}\nfunc (*E) Error() string { return \"e\" }\ntype I interface{ M() }\n" +
+			"func main() {\n\t" + tt.body + "\n}"
+		p := runPanic(t, src)
+		err, ok := p.Value.(error)
+		if !ok {
+			t.Errorf("%s: panic value %T %v is not an error", tt.body, p.Value, p.Value)
+			continue
+		}
+		if err.Error() != tt.want {
+			t.Errorf("%s: %q, want %q", tt.body, err.Error(), tt.want)
+		}
+		kind := KindTypeAssertion
+		if re, ok := err.(*RuntimeError); ok {
+			kind = re.Kind
+		} else if _, ok := err.(*TypeAssertionError); !ok {
+			t.Errorf("%s: %T, want a *RuntimeError or *TypeAssertionError", tt.body, err)
+		}
+		if kind != tt.kind {
+			t.Errorf("%s: kind %d, want %d", tt.body, kind, tt.kind)
+		}
+		if _, ok := err.(interface{ RuntimeError() }); !ok {
+			t.Errorf("%s: %T is no runtime.Error", tt.body, err)
+		}
+		if len(p.Frames) == 0 || p.Frames[0].Pos.Line != 9 {
+			t.Errorf("%s: frames %+v, want the panic at line 9", tt.body, p.Frames)
+		}
+	}
+}

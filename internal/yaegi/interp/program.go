@@ -142,12 +142,14 @@ func (interp *Interpreter) CompileAST(n ast.Node) (*Program, error) {
 
 // Execute executes compiled Go code.
 func (interp *Interpreter) Execute(p *Program) (res reflect.Value, err error) {
+	running.Add(1)        // toolscript patch 23
+	defer running.Add(-1) // toolscript patch 23
 	defer func() {
 		r := recover()
 		if r != nil {
 			var pc [64]uintptr // 64 frames should be enough.
 			n := runtime.Callers(1, pc[:])
-			err = Panic{Value: r, Callers: pc[:n], Stack: debug.Stack()}
+			err = Panic{Value: r, Callers: pc[:n], Stack: debug.Stack(), Frames: interp.framesOf(r)} // toolscript patch 22
 		}
 	}()
 

@@ -270,6 +270,9 @@ func runCfg(n *node, f *frame, funcNode, callNode *node) {
 		f.mutex.Lock()
 		f.recovered = recover()
 		if f.recovered != nil {
+			// toolscript patch 37: Go's run-time error for reflect's
+			// panic on a nil pointer, before the script may recover it.
+			f.recovered = runtimePanic(f.recovered)
 			// toolscript patch 3: remember where the panic started (the
 			// innermost frame sees it first), before deferred functions
 			// may recover it.
@@ -290,6 +293,7 @@ func runCfg(n *node, f *frame, funcNode, callNode *node) {
 			if !ok || errorer.Error() != errAbortHandler.Error() {
 				fmt.Fprintln(n.interp.stderr, oNode.cfgErrorf("panic: %s(...)", panicFunc(oNode.scope)))
 			}
+			n.interp.notePanicFrame(f.recovered, oNode) // toolscript patch 22
 			f.mutex.Unlock()
 			panic(f.recovered)
 		}
@@ -383,6 +387,10 @@ func typeAssert(n *node, withResult, withOk bool) {
 	typID := typ.id()
 	rtype := typ.refType(nil) // type to assert
 	next := getExec(n.tnext)
+	// toolscript patch 35: a failed assertion panics with Go's run-time
+	// error, named as Go names its types.
+	asserted := assertionTypeName(typ, rtype)
+	inter := staticInterface(c0.typ)
 
 	switch {
 	case isInterfaceSrc(typ):
@@ -396,7 +404,13 @@ func typeAssert(n *node, withResult, withOk bool) {
 			}
 			if !ok {
 				if !withOk {
-					panic(n.cfgErrorf("interface conversion: nil is not %v", typID))
+					// toolscript patch 35: a nil value, or a native one
+					// (which has no method of the script's).
+					e := &TypeAssertionError{Asserted: asserted}
+					if vi := valf.Interface(); vi != nil {
+						e.Concrete, e.Missing = reflect.TypeOf(vi).String(), missingMethod(nil, typ.methods())
+					}
+					panic(e)
 				}
 				return next
 			}
@@ -414,7 +428,7 @@ func typeAssert(n *node, withResult, withOk bool) {
 			if len(m0) < len(m1) {
 				ok = false
 				if !withOk {
-					panic(n.cfgErrorf("interface conversion: %v is not %v", v.node.typ.id(), typID))
+					panic(&TypeAssertionError{Concrete: v.node.typ.id(), Asserted: asserted, Missing: missingMethod(m0, m1)}) // toolscript patch 35
 				}
 				return next
 			}
@@ -499,21 +513,23 @@ func typeAssert(n *node, withResult, withOk bool) {
 				leftType = val.node.typ.rtype
 			} else {
 				v = v.Elem()
-				leftType = v.Type()
 				ok = true
 			}
 			ok = v.IsValid()
 			if !ok {
 				if !withOk {
-					panic(n.cfgErrorf("interface conversion: interface {} is nil, not %s", rtype.String()))
+					panic(&TypeAssertionError{Asserted: asserted}) // toolscript patch 35: "interface is nil", as Go
 				}
 				return next
+			}
+			if leftType == nil {
+				leftType = v.Type() // toolscript patch 35: v.Elem() of a nil interface was invalid
 			}
 			ok = canAssertTypes(leftType, rtype)
 			if !ok {
 				if !withOk {
 					method := firstMissingMethod(leftType, rtype)
-					panic(n.cfgErrorf("interface conversion: %s is not %s: missing method %s", leftType.String(), rtype.String(), method))
+					panic(&TypeAssertionError{Concrete: leftType.String(), Asserted: asserted, Missing: method}) // toolscript patch 35
 				}
 				return next
 			}
@@ -542,10 +558,11 @@ func typeAssert(n *node, withResult, withOk bool) {
 			if !ok {
 				if !withOk {
 					// TODO(mpl): think about whether this should ever happen.
-					if ctyp == nil {
-						panic(n.cfgErrorf("interface conversion: interface {} is nil, not %s", rtype.String()))
+					e := &TypeAssertionError{Interface: "interface {}", Asserted: asserted} // toolscript patch 35
+					if ctyp != nil {
+						e.Concrete = ctyp.String()
 					}
-					panic(n.cfgErrorf("interface conversion: interface {} is %s, not %s", ctyp.String(), rtype.String()))
+					panic(e)
 				}
 				return next
 			}
@@ -570,7 +587,7 @@ func typeAssert(n *node, withResult, withOk bool) {
 			}
 			if !ok {
 				if !withOk {
-					panic(n.cfgErrorf("interface conversion: interface {} is nil, not %s", rtype.String()))
+					panic(&TypeAssertionError{Interface: inter, Asserted: asserted}) // toolscript patch 35
 				}
 				return next
 			}
@@ -582,8 +599,13 @@ func typeAssert(n *node, withResult, withOk bool) {
 			ok = canAssertTypes(v.Type(), rtype)
 			if !ok {
 				if !withOk {
-					method := firstMissingMethod(v.Type(), rtype)
-					panic(n.cfgErrorf("interface conversion: %s is not %s: missing method %s", v.Type().String(), rtype.String(), method))
+					// toolscript patch 35: with no method missing, T is not
+					// an interface type ("error is *errors.errorString, not T").
+					e := &TypeAssertionError{Interface: inter, Concrete: v.Type().String(), Asserted: asserted}
+					if rtype.Kind() == reflect.Interface {
+						e.Missing = firstMissingMethod(v.Type(), rtype)
+					}
+					panic(e)
 				}
 				return next
 			}
@@ -603,7 +625,7 @@ func typeAssert(n *node, withResult, withOk bool) {
 			if !ok || !v.value.IsValid() {
 				ok = false
 				if !withOk {
-					panic(n.cfgErrorf("interface conversion: interface {} is nil, not %s", rtype.String()))
+					panic(&TypeAssertionError{Interface: inter, Asserted: asserted}) // toolscript patch 35
 				}
 				return next
 			}
@@ -611,7 +633,7 @@ func typeAssert(n *node, withResult, withOk bool) {
 			ok = canAssertTypes(v.value.Type(), rtype)
 			if !ok {
 				if !withOk {
-					panic(n.cfgErrorf("interface conversion: interface {} is %s, not %s", v.value.Type().String(), rtype.String()))
+					panic(&TypeAssertionError{Interface: inter, Concrete: v.value.Type().String(), Asserted: asserted}) // toolscript patch 35
 				}
 				return next
 			}
@@ -1130,7 +1152,7 @@ func genFunctionWrapper(n *node) func(*frame) reflect.Value {
 			}
 
 			// Interpreter code execution.
-			runCfg(start, fr, def, n)
+			runCallback(start, fr, def, n) // toolscript patch 23: counted by Running
 			// toolscript patch 30: a stopped function fails its caller
 			// (native code, often) instead of returning zero values.
 			start.interp.failIfStopped(fr, fr.data[:numRet])
@@ -1719,7 +1741,8 @@ func callBin(n *node) {
 			for i, v := range values {
 				in[i] = argNow(getBinValue(getMapType, v, f)) // toolscript patch 18
 			}
-			go callFn(value(f), in)
+			running.Add(1)                    // toolscript patch 23: before the goroutine starts
+			go goNative(callFn, value(f), in) // toolscript patch 23
 			return tnext
 		}
 	case fnext != nil:
@@ -2020,13 +2043,16 @@ func getIndexArray(n *node) {
 	value0 := genValueArray(n.child[0]) // array
 	i := n.findex
 	l := n.level
+	// toolscript patch 36: indexOf raises Go's error for an index out of
+	// range, whose message depends on the index's signedness.
+	unsigned := isUint(n.child[1].typ.TypeOf())
 
 	if n.child[1].rval.IsValid() { // constant array index
-		ai := int(vInt(n.child[1].rval))
+		ai := vInt(n.child[1].rval) // toolscript patch 36
 		if n.fnext != nil {
 			fnext := getExec(n.fnext)
 			n.exec = func(f *frame) bltn {
-				r := value0(f).Index(ai)
+				r := indexOf(value0(f), ai, unsigned) // toolscript patch 36
 				getFrame(f, l).data[i] = r
 				if r.Bool() {
 					return tnext
@@ -2035,7 +2061,7 @@ func getIndexArray(n *node) {
 			}
 		} else {
 			n.exec = func(f *frame) bltn {
-				getFrame(f, l).data[i] = value0(f).Index(ai)
+				getFrame(f, l).data[i] = indexOf(value0(f), ai, unsigned) // toolscript patch 36
 				return tnext
 			}
 		}
@@ -2046,7 +2072,7 @@ func getIndexArray(n *node) {
 			fnext := getExec(n.fnext)
 			n.exec = func(f *frame) bltn {
 				_, vi := value1(f)
-				r := value0(f).Index(int(vi))
+				r := indexOf(value0(f), vi, unsigned) // toolscript patch 36
 				getFrame(f, l).data[i] = r
 				if r.Bool() {
 					return tnext
@@ -2056,7 +2082,7 @@ func getIndexArray(n *node) {
 		} else {
 			n.exec = func(f *frame) bltn {
 				_, vi := value1(f)
-				getFrame(f, l).data[i] = value0(f).Index(int(vi))
+				getFrame(f, l).data[i] = indexOf(value0(f), vi, unsigned) // toolscript patch 36
 				return tnext
 			}
 		}
@@ -2222,7 +2248,7 @@ func getFunc(n *node) {
 			}
 
 			// Interpreter code execution.
-			runCfg(n.child[3].start, fr2, n, n)
+			runCallback(n.child[3].start, fr2, n, n) // toolscript patch 23: counted by Running
 			n.interp.failIfStopped(fr2, fr2.data[:numRet]) // toolscript patch 30
 
 			// toolscript patch 20: give the slot back its earlier value

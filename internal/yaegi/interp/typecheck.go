@@ -1115,7 +1115,7 @@ func (check typecheck) convertUntyped(n *node, typ *itype) error {
 		if errors.Is(err, errCantConvert) {
 			return convErr() // toolscript patch 11
 		}
-		return n.cfgErrorf(err.Error())
+		return n.cfgErrorf("%s", err) // toolscript patch 21: cfgErrorf is a printf wrapper now
 	}
 	n.typ = ityp
 	return nil

@@ -1,0 +1,272 @@
+package interp
+
+// toolscript patch 21: the interpreter's errors are values with fields
+// (position, kind, symbol), so a host reads what went wrong instead of
+// parsing messages; patches 22, 35, 36 and 37 add the run-time side.
+
+import (
+	"fmt"
+	"go/scanner"
+	"go/token"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// ErrorKind classifies an Error or a RuntimeError.
+type ErrorKind int
+
+// The kinds of errors the interpreter tells apart.
+const (
+	// KindOther is any error not classified below.
+	KindOther ErrorKind = iota
+	// KindSyntax is a source that does not parse.
+	KindSyntax
+	// KindUndefined is an identifier that names nothing: Name.
+	KindUndefined
+	// KindNoSymbol is a selector of a native package that names no
+	// symbol of it: Package (the name in the source), PkgPath, Name.
+	KindNoSymbol
+	// KindTypeAssertion is a failed type assertion at run time; the
+	// panic value is a *TypeAssertionError (toolscript patch 35).
+	KindTypeAssertion
+	// KindIndex is an index out of range at run time (toolscript
+	// patch 36).
+	KindIndex
+	// KindNilDereference is a nil pointer dereference at run time
+	// (toolscript patch 37).
+	KindNilDereference
+)
+
+// Error is an error of the interpreter at a node of the script: a compile
+// error (what CompileWithContext returns, a syntax error included), or an
+// error the interpreter raises at run time. Error() is the position, ": "
+// and Msg.
+type Error struct {
+	Pos  token.Position // where; the zero Position when unknown
+	Kind ErrorKind
+	Msg  string // the message, without the position
+
+	// Package, PkgPath and Name are the symbol of KindNoSymbol (Package
+	// and PkgPath empty for KindUndefined).
+	Package, PkgPath, Name string
+
+	node *node
+	err  error // the formatted message, wrapping the format's %w operands
+}
+
+// cfgError is the interpreter's historical name of Error.
+type cfgError = Error
+
+func (e *Error) Error() string {
+	s := e.Pos.String()
+	if e.Pos.Filename == DefaultSourceName {
+		s = strings.TrimPrefix(s, DefaultSourceName+":")
+	}
+	return s + ": " + e.Msg
+}
+
+// Unwrap returns the operands of the message's %w verbs, if any (patch 25:
+// a limit's error from Options.TypeCheck stays visible to errors.As).
+func (e *Error) Unwrap() error { return e.err }
+
+// withSymbol sets the kind and symbol of e and returns it.
+func (e *Error) withSymbol(kind ErrorKind, pkg, pkgPath, name string) *Error {
+	e.Kind, e.Package, e.PkgPath, e.Name = kind, pkg, pkgPath, name
+	return e
+}
+
+// syntaxError turns the parser's error list into an *Error at the first
+// error's position; the message keeps the count of the others as the
+// list's Error does.
+func syntaxError(err error) error {
+	list, ok := err.(scanner.ErrorList)
+	if !ok || len(list) == 0 {
+		return err
+	}
+	msg := list[0].Msg
+	if n := len(list); n > 1 {
+		msg = fmt.Sprintf("%s (and %d more errors)", msg, n-1) // as the list's Error
+	}
+	return &Error{Pos: list[0].Pos, Kind: KindSyntax, Msg: msg, err: err}
+}
+
+// Frame is a function of the script that a panic went through (toolscript
+// patch 22).
+type Frame struct {
+	// Func is the function's name as the interpreter knows it: "main.f",
+	// "main.f.func" for a function literal in f, "main" for package
+	// level code.
+	Func string
+	// Pos is where the panic was in this frame: where it started in the
+	// innermost frame, the call it came out of in the others.
+	Pos token.Position
+}
+
+// maxFrames bounds the frames a Panic keeps: a panic out of a deep
+// recursion keeps its innermost ones.
+const maxFrames = 100
+
+// notePanicFrame adds the frame of node at to the frames of the panic with
+// value v, if it is the one notePanicSite saw last (toolscript patch 22).
+func (interp *Interpreter) notePanicFrame(v interface{}, at *node) {
+	interp.panicMu.Lock()
+	defer interp.panicMu.Unlock()
+	if len(interp.panicFrames) >= maxFrames || !sameValue(interp.panicValue, v) {
+		return
+	}
+	interp.panicFrames = append(interp.panicFrames, Frame{Func: panicFunc(at.scope), Pos: interp.fset.Position(at.pos)})
+}
+
+// framesOf returns the frames of the panic with value v, innermost first,
+// if the interpreter saw it (toolscript patch 22).
+func (interp *Interpreter) framesOf(v interface{}) []Frame {
+	interp.panicMu.Lock()
+	defer interp.panicMu.Unlock()
+	if interp.panicValue == nil || !sameValue(interp.panicValue, v) {
+		return nil
+	}
+	return append([]Frame(nil), interp.panicFrames...)
+}
+
+// TypeAssertionError is the panic of a failed type assertion x.(T)
+// (toolscript patch 35): a run-time error (it implements runtime.Error)
+// whose message is the one Go prints for the same assertion. The
+// interpreter panicked with a message carrying its position instead.
+type TypeAssertionError struct {
+	// Interface is the static type of x ("interface {}", "error"), or ""
+	// where Go names none: an assertion to an interface type of a nil
+	// value ("interface is nil").
+	Interface string
+	// Concrete is the dynamic type of x, "" when x is nil.
+	Concrete string
+	// Asserted is T.
+	Asserted string
+	// Missing is a method of the interface T that Concrete lacks; "" when
+	// T is not an interface type.
+	Missing string
+}
+
+// RuntimeError marks a TypeAssertionError as a run-time error, as Go's.
+func (*TypeAssertionError) RuntimeError() {}
+
+// Error returns Go's message for the assertion.
+func (e *TypeAssertionError) Error() string {
+	inter := e.Interface
+	if inter == "" {
+		inter = "interface"
+	}
+	switch {
+	case e.Concrete == "":
+		return "interface conversion: " + inter + " is nil, not " + e.Asserted
+	case e.Missing == "":
+		return "interface conversion: " + inter + " is " + e.Concrete + ", not " + e.Asserted
+	}
+	return "interface conversion: " + e.Concrete + " is not " + e.Asserted + ": missing method " + e.Missing
+}
+
+// assertionTypeName is the name Go gives t in an assertion's message:
+// the script's name of a type it declares, reflect's of a native type.
+func assertionTypeName(t *itype, rt reflect.Type) string {
+	switch {
+	case t.cat == ptrT && t.val != nil && t.val.name != "" && t.val.cat != valueT:
+		return "*" + t.val.id()
+	case t.name != "" && t.cat != valueT:
+		return t.id()
+	case rt != nil && rt != valueInterfaceType:
+		return rt.String()
+	}
+	return t.id()
+}
+
+// staticInterface is the name of the static type of an asserted operand
+// of type t, for a TypeAssertionError.
+func staticInterface(t *itype) string {
+	if t.cat == interfaceT && len(t.field) > 0 {
+		return t.id()
+	}
+	if rt := t.TypeOf(); rt != nil && rt.Kind() == reflect.Interface && rt.NumMethod() > 0 {
+		return rt.String()
+	}
+	return "interface {}"
+}
+
+// missingMethod is the first method, in name order, of the method set m1
+// that m0 lacks; the first of m1 if m0 has them all.
+func missingMethod(m0, m1 methodSet) string {
+	names := make([]string, 0, len(m1))
+	for k := range m1 {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		if _, ok := m0[k]; !ok {
+			return k
+		}
+	}
+	if len(names) > 0 {
+		return names[0]
+	}
+	return ""
+}
+
+// RuntimeError is a run-time error of the script that the interpreter
+// raises as Go's runtime would, with Go's message (toolscript patches 36
+// and 37): it implements runtime.Error. The interpreter panicked with
+// reflect's messages instead ("reflect: slice index out of range").
+type RuntimeError struct {
+	Kind ErrorKind // KindIndex or KindNilDereference
+	// Index and Length are the index and the length of KindIndex;
+	// Unsigned says the index is of an unsigned type (Index is then its
+	// bits).
+	Index    int64
+	Length   int
+	Unsigned bool
+}
+
+// RuntimeError marks a RuntimeError as Go's run-time errors are marked.
+func (*RuntimeError) RuntimeError() {}
+
+// Error returns Go's message: "runtime error: index out of range [5]
+// with length 3".
+func (e *RuntimeError) Error() string {
+	switch e.Kind {
+	case KindIndex:
+		if !e.Unsigned && e.Index < 0 {
+			return "runtime error: index out of range [" + strconv.FormatInt(e.Index, 10) + "]"
+		}
+		i := strconv.FormatInt(e.Index, 10)
+		if e.Unsigned {
+			i = strconv.FormatUint(uint64(e.Index), 10)
+		}
+		return "runtime error: index out of range [" + i + "] with length " + strconv.Itoa(e.Length)
+	case KindNilDereference:
+		return "runtime error: invalid memory address or nil pointer dereference"
+	}
+	return "runtime error"
+}
+
+// indexOf is v.Index(i) for an array, slice or string v, raising Go's
+// run-time error for an index out of range or a nil array pointer
+// (toolscript patch 36).
+func indexOf(v reflect.Value, i int64, unsigned bool) reflect.Value {
+	if !v.IsValid() {
+		panic(&RuntimeError{Kind: KindNilDereference})
+	}
+	if n := v.Len(); i < 0 || i >= int64(n) {
+		panic(&RuntimeError{Kind: KindIndex, Index: i, Length: n, Unsigned: unsigned})
+	}
+	return v.Index(int(i))
+}
+
+// runtimePanic turns reflect's panic for the use of a nil pointer (the
+// field or the element of a zero Value) into Go's run-time error, where a
+// panic starts (toolscript patch 37).
+func runtimePanic(r interface{}) interface{} {
+	if ve, ok := r.(*reflect.ValueError); ok && ve.Kind == reflect.Invalid &&
+		(ve.Method == "reflect.Value.Field" || ve.Method == "reflect.Value.Elem") {
+		return &RuntimeError{Kind: KindNilDereference}
+	}
+	return r
+}
