@@ -20,18 +20,18 @@ func BenchmarkExecuteToolCalls(b *testing.B) {
 	if err := r.Register(multiply, registry.WithParams("a", "b"), registry.WithNamespace("math_ops")); err != nil {
 		b.Fatal(err)
 	}
-	raw := make([]registry.ToolCall, batchSize)
-	typed := make([]registry.ToolCall, batchSize)
+	raw := make([]registry.Call, batchSize)
+	typed := make([]registry.Call, batchSize)
 	for i := range raw {
 		id := "call_" + strconv.Itoa(i)
-		raw[i] = registry.ToolCall{ID: id, Name: "math_ops-multiply", Arguments: json.RawMessage(`{"a":2,"b":3}`)}
-		typed[i] = registry.ToolCall{ID: id, Name: "math_ops-multiply", Args: map[string]any{"a": 2.0, "b": 3.0}}
+		raw[i] = registry.Call{ID: id, Name: "math_ops-multiply", Arguments: json.RawMessage(`{"a":2,"b":3}`)}
+		typed[i] = registry.Call{ID: id, Name: "math_ops-multiply", Args: map[string]any{"a": 2.0, "b": 3.0}}
 	}
 	ctx := context.Background()
 	perCall := func(b *testing.B) {
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*batchSize), "ns/call")
 	}
-	run := func(calls []registry.ToolCall) func(*testing.B) {
+	run := func(calls []registry.Call) func(*testing.B) {
 		return func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {

@@ -6,11 +6,11 @@ import (
 	"fmt"
 )
 
-// ToolCall is one tool call requested by a model. It decodes from the call
+// Call is one tool call requested by a model. It decodes from the call
 // objects of every supported API with encoding/json (see UnmarshalJSON), so
-// a []ToolCall can be unmarshalled straight from a response's calls, or
+// a []Call can be unmarshalled straight from a response's calls, or
 // filled by hand.
-type ToolCall struct {
+type Call struct {
 	// ID is the call's id, which its result must quote. A call without one
 	// (Gemini's may lack it) gets "call_<index>" in ExecuteToolCalls.
 	ID string
@@ -35,7 +35,7 @@ type ToolCall struct {
 //
 // Arguments may be given as a JSON string holding an object or as an
 // object. Any other shape is an error matching ErrBadToolCall.
-func (c *ToolCall) UnmarshalJSON(data []byte) error {
+func (c *Call) UnmarshalJSON(data []byte) error {
 	var w struct {
 		ID        string          `json:"id"`
 		CallID    string          `json:"call_id"`
@@ -62,33 +62,33 @@ func (c *ToolCall) UnmarshalJSON(data []byte) error {
 	if err := json.Unmarshal(data, &w); err != nil {
 		return fmt.Errorf("%w: %v", ErrBadToolCall, err)
 	}
-	var out ToolCall
+	var out Call
 	var args json.RawMessage
 	switch {
 	case w.Function != nil:
-		out = ToolCall{ID: w.ID, Name: w.Function.Name, Format: OpenAIChat}
+		out = Call{ID: w.ID, Name: w.Function.Name, Format: OpenAIChat}
 		args = w.Function.Arguments
 	case w.Type == "function_call":
-		out = ToolCall{ID: w.CallID, Name: w.Name, Format: OpenAIResponses}
+		out = Call{ID: w.CallID, Name: w.Name, Format: OpenAIResponses}
 		if out.ID == "" {
 			out.ID = w.ID
 		}
 		args = w.Arguments
 	case w.Type == "tool_use":
-		out = ToolCall{ID: w.ID, Name: w.Name, Format: Anthropic}
+		out = Call{ID: w.ID, Name: w.Name, Format: Anthropic}
 		args = w.Input
 	case w.FunctionCall != nil || w.FunctionCallSnake != nil:
 		fc := w.FunctionCall
 		if fc == nil {
 			fc = w.FunctionCallSnake
 		}
-		out = ToolCall{ID: fc.ID, Name: fc.Name, Format: Gemini}
+		out = Call{ID: fc.ID, Name: fc.Name, Format: Gemini}
 		args = fc.Args
 	case w.Name != "" && w.Type == "" && w.Args != nil:
-		out = ToolCall{ID: w.ID, Name: w.Name, Format: Gemini}
+		out = Call{ID: w.ID, Name: w.Name, Format: Gemini}
 		args = w.Args
 	case w.Name != "" && w.Type == "":
-		out = ToolCall{ID: w.ID, Name: w.Name}
+		out = Call{ID: w.ID, Name: w.Name}
 		args = w.Arguments
 		if args == nil {
 			args = w.Input
@@ -141,7 +141,7 @@ func abbreviate(data []byte) string {
 // (tool_calls), an OpenAI Responses response (output), an Anthropic message
 // (content), a Gemini response (candidates) or Content (parts). Entries of
 // a container or array that are not calls (text, reasoning) are skipped.
-func ParseToolCalls(data []byte) ([]ToolCall, error) {
+func ParseToolCalls(data []byte) ([]Call, error) {
 	data = bytes.TrimSpace(data)
 	if len(data) == 0 {
 		return nil, fmt.Errorf("%w: empty input", ErrBadToolCall)
@@ -188,18 +188,18 @@ func ParseToolCalls(data []byte) ([]ToolCall, error) {
 	case c.Content != nil:
 		return nil, nil // a message with text content only
 	}
-	var one ToolCall
+	var one Call
 	if err := json.Unmarshal(data, &one); err != nil {
 		return nil, err
 	}
-	return []ToolCall{one}, nil
+	return []Call{one}, nil
 }
 
 // parseItems decodes the calls among items, skipping entries that are
 // clearly something else: a "type" that is not a call type, or a Gemini part
 // without a functionCall.
-func parseItems(items []json.RawMessage) ([]ToolCall, error) {
-	calls := make([]ToolCall, 0, len(items))
+func parseItems(items []json.RawMessage) ([]Call, error) {
+	calls := make([]Call, 0, len(items))
 	for _, it := range items {
 		var probe struct {
 			Type         string          `json:"type"`
@@ -217,7 +217,7 @@ func parseItems(items []json.RawMessage) ([]ToolCall, error) {
 		case probe.Type != "" || probe.Name == "":
 			continue // text, reasoning, a function response, ...
 		}
-		var c ToolCall
+		var c Call
 		if err := json.Unmarshal(it, &c); err != nil {
 			return nil, err
 		}

@@ -10,39 +10,39 @@ import (
 	"github.com/toolscript/toolscript/registry"
 )
 
-func TestToolCall_UnmarshalJSON(t *testing.T) {
+func TestCall_UnmarshalJSON(t *testing.T) {
 	tests := []struct {
 		name string
 		in   string
-		want registry.ToolCall
+		want registry.Call
 	}{
 		{"openai chat", `{"id":"call_1","type":"function","function":{"name":"math_ops-multiply","arguments":"{\"a\":2,\"b\":3}"}}`,
-			registry.ToolCall{ID: "call_1", Name: "math_ops-multiply", Arguments: json.RawMessage(`{"a":2,"b":3}`), Format: registry.OpenAIChat}},
+			registry.Call{ID: "call_1", Name: "math_ops-multiply", Arguments: json.RawMessage(`{"a":2,"b":3}`), Format: registry.OpenAIChat}},
 		{"openai chat empty arguments", `{"id":"call_1","type":"function","function":{"name":"ping","arguments":""}}`,
-			registry.ToolCall{ID: "call_1", Name: "ping", Format: registry.OpenAIChat}},
+			registry.Call{ID: "call_1", Name: "ping", Format: registry.OpenAIChat}},
 		{"openai responses", `{"type":"function_call","id":"fc_1","call_id":"call_9","name":"ping","arguments":"{}","status":"completed"}`,
-			registry.ToolCall{ID: "call_9", Name: "ping", Arguments: json.RawMessage(`{}`), Format: registry.OpenAIResponses}},
+			registry.Call{ID: "call_9", Name: "ping", Arguments: json.RawMessage(`{}`), Format: registry.OpenAIResponses}},
 		{"anthropic", `{"type":"tool_use","id":"toolu_1","name":"get_weather","input":{"city":"Oslo"}}`,
-			registry.ToolCall{ID: "toolu_1", Name: "get_weather", Arguments: json.RawMessage(`{"city":"Oslo"}`), Format: registry.Anthropic}},
+			registry.Call{ID: "toolu_1", Name: "get_weather", Arguments: json.RawMessage(`{"city":"Oslo"}`), Format: registry.Anthropic}},
 		{"gemini part", `{"functionCall":{"name":"get_weather","args":{"city":"Oslo"}}}`,
-			registry.ToolCall{Name: "get_weather", Arguments: json.RawMessage(`{"city":"Oslo"}`), Format: registry.Gemini}},
+			registry.Call{Name: "get_weather", Arguments: json.RawMessage(`{"city":"Oslo"}`), Format: registry.Gemini}},
 		{"gemini part with id", `{"functionCall":{"id":"g1","name":"ping","args":{}}}`,
-			registry.ToolCall{ID: "g1", Name: "ping", Arguments: json.RawMessage(`{}`), Format: registry.Gemini}},
+			registry.Call{ID: "g1", Name: "ping", Arguments: json.RawMessage(`{}`), Format: registry.Gemini}},
 		{"gemini function call", `{"name":"ping","args":{"x":1}}`,
-			registry.ToolCall{Name: "ping", Arguments: json.RawMessage(`{"x":1}`), Format: registry.Gemini}},
+			registry.Call{Name: "ping", Arguments: json.RawMessage(`{"x":1}`), Format: registry.Gemini}},
 		{"generic", `{"id":"c","name":"ping","arguments":{"x":1}}`,
-			registry.ToolCall{ID: "c", Name: "ping", Arguments: json.RawMessage(`{"x":1}`)}},
+			registry.Call{ID: "c", Name: "ping", Arguments: json.RawMessage(`{"x":1}`)}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var got registry.ToolCall
+			var got registry.Call
 			require.NoError(t, json.Unmarshal([]byte(tt.in), &got))
 			assert.Equal(t, tt.want, got)
 		})
 	}
 }
 
-func TestToolCall_UnmarshalJSONErrors(t *testing.T) {
+func TestCall_UnmarshalJSONErrors(t *testing.T) {
 	tests := []struct{ name, in, msg string }{
 		{"not an object", `[1]`, "cannot unmarshal"},
 		{"unknown shape", `{"type":"text","text":"hi"}`, "unrecognized tool call"},
@@ -51,7 +51,7 @@ func TestToolCall_UnmarshalJSONErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var c registry.ToolCall
+			var c registry.Call
 			err := json.Unmarshal([]byte(tt.in), &c)
 			if tt.msg == "" {
 				// A non-string, non-object value is kept for ExecuteToolCalls to refuse.

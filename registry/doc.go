@@ -47,7 +47,7 @@
 //
 // # Tool calls
 //
-// [ToolCall] decodes from the tool calls of all four APIs, and
+// [Call] decodes from the tool calls of all four APIs, and
 // [ParseToolCalls] finds them in whole responses and messages.
 // [Registry.ExecuteToolCalls] validates each call's arguments against its
 // tool's schema before running it (compiled once per tool, so a failing
@@ -65,7 +65,7 @@
 //
 // Functions of the kwargs shape, func(ctx, map[string]any) (any, error), see
 // the arguments as given: JSON-decoded values (float64 for numbers) for
-// calls decoded from JSON, the caller's Go values for ToolCall.Args. The
+// calls decoded from JSON, the caller's Go values for Call.Args. The
 // other shapes convert them (see package projection).
 //
 // # Concurrency

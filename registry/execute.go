@@ -29,7 +29,7 @@ type ToolResult struct {
 	// ID is the call's id, or "call_<index>" for a call without one.
 	ID string
 	// Call is the call as given.
-	Call ToolCall
+	Call Call
 	// Value is what the tool returned (JSON-decoded types in ModeProcess).
 	Value any
 	// Err is the call's error, nil on success: the tool's own error
@@ -82,7 +82,7 @@ func (rs Results) Get(id string) (ToolResult, bool) {
 //
 // The error is for misuse only: duplicate call ids (matching
 // ErrBadToolCall) or a closed registry (ErrClosed). A nil ctx panics.
-func (r *Registry) ExecuteToolCalls(ctx context.Context, calls []ToolCall, opts ...CallOption) (Results, error) {
+func (r *Registry) ExecuteToolCalls(ctx context.Context, calls []Call, opts ...CallOption) (Results, error) {
 	if ctx == nil {
 		panic("registry: ExecuteToolCalls with a nil context")
 	}
@@ -238,7 +238,7 @@ func disabledError(reason string) error {
 
 // decodeArgs returns the call's arguments, decoded and validated against
 // t's schema.
-func decodeArgs(c *ToolCall, t *Tool) (map[string]any, error) {
+func decodeArgs(c *Call, t *Tool) (map[string]any, error) {
 	args := c.Args
 	if args == nil && len(c.Arguments) > 0 {
 		if err := json.Unmarshal(c.Arguments, &args); err != nil {

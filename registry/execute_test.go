@@ -114,7 +114,7 @@ func TestRegistry_ExecuteToolCalls(t *testing.T) {
 
 func TestRegistry_ExecuteToolCallsTyped(t *testing.T) {
 	r := batchRegistry(t)
-	results, err := r.ExecuteToolCalls(context.Background(), []registry.ToolCall{
+	results, err := r.ExecuteToolCalls(context.Background(), []registry.Call{
 		{ID: "a", Name: "math_ops-multiply", Args: map[string]any{"a": 4, "b": int64(5)}},
 		{ID: "b", Name: "math_ops-multiply", Arguments: json.RawMessage(`{"a":1.5,"b":2}`)},
 	})
@@ -125,13 +125,13 @@ func TestRegistry_ExecuteToolCallsTyped(t *testing.T) {
 
 func TestRegistry_ExecuteToolCallsMisuse(t *testing.T) {
 	r := batchRegistry(t)
-	_, err := r.ExecuteToolCalls(context.Background(), []registry.ToolCall{{ID: "x", Name: "fail"}, {ID: "x", Name: "fail"}})
+	_, err := r.ExecuteToolCalls(context.Background(), []registry.Call{{ID: "x", Name: "fail"}, {ID: "x", Name: "fail"}})
 	require.ErrorIs(t, err, registry.ErrBadToolCall)
 	assert.EqualError(t, err, `registry: bad tool call: duplicate call id "x"`)
 
-	many := make([]registry.ToolCall, 40)
+	many := make([]registry.Call, 40)
 	for i := range many {
-		many[i] = registry.ToolCall{Name: "fail"}
+		many[i] = registry.Call{Name: "fail"}
 	}
 	many[39].ID = "call_3"
 	_, err = r.ExecuteToolCalls(context.Background(), many)
@@ -148,7 +148,7 @@ func TestRegistry_ExecuteToolCallsMisuse(t *testing.T) {
 
 	require.NoError(t, r.Close())
 	require.NoError(t, r.Close(), "idempotent")
-	_, err = r.ExecuteToolCalls(context.Background(), []registry.ToolCall{{ID: "a", Name: "fail"}})
+	_, err = r.ExecuteToolCalls(context.Background(), []registry.Call{{ID: "a", Name: "fail"}})
 	require.ErrorIs(t, err, registry.ErrClosed)
 }
 
@@ -189,7 +189,7 @@ func TestRegistry_ExecuteToolCallsConcurrency(t *testing.T) {
 		r := registry.New("c", registry.WithMaxWorkers(4))
 		defer r.Close()
 		require.NoError(t, r.Register(p.tool(&meet), registry.WithName("meet")))
-		calls := []registry.ToolCall{{Name: "meet"}, {Name: "meet"}, {Name: "meet"}}
+		calls := []registry.Call{{Name: "meet"}, {Name: "meet"}, {Name: "meet"}}
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second) // watchdog only
 		defer cancel()
 		results, err := r.ExecuteToolCalls(ctx, calls)
@@ -206,7 +206,7 @@ func TestRegistry_ExecuteToolCallsConcurrency(t *testing.T) {
 		require.NoError(t, r.Register(p.tool(nil), registry.WithName("safe")))
 		require.NoError(t, r.Register(p.tool(nil), registry.WithName("unsafe"),
 			registry.WithMetadata(registry.ToolMetadata{ConcurrencyUnsafe: true})))
-		calls := []registry.ToolCall{{Name: "safe"}, {Name: "safe"}, {Name: "unsafe"}, {Name: "safe"}, {Name: "safe"}}
+		calls := []registry.Call{{Name: "safe"}, {Name: "safe"}, {Name: "unsafe"}, {Name: "safe"}, {Name: "safe"}}
 		for range 20 {
 			results, err := r.ExecuteToolCalls(context.Background(), calls)
 			require.NoError(t, err)
@@ -222,7 +222,7 @@ func TestRegistry_ExecuteToolCallsCancelled(t *testing.T) {
 	r := batchRegistry(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	results, err := r.ExecuteToolCalls(ctx, []registry.ToolCall{{ID: "a", Name: "hang"}, {ID: "b", Name: "hang"}})
+	results, err := r.ExecuteToolCalls(ctx, []registry.Call{{ID: "a", Name: "hang"}, {ID: "b", Name: "hang"}})
 	require.NoError(t, err)
 	for _, res := range results {
 		require.ErrorIs(t, res.Err, context.Canceled)
@@ -237,7 +237,7 @@ func TestRegistry_ExecuteToolCallsBackend(t *testing.T) {
 		_, ok := executor.FromContext(ctx)
 		return ok, nil
 	}, registry.WithName("has_ec")))
-	results, err := r.ExecuteToolCalls(context.Background(), []registry.ToolCall{{Name: "has_ec"}})
+	results, err := r.ExecuteToolCalls(context.Background(), []registry.Call{{Name: "has_ec"}})
 	require.NoError(t, err)
 	assert.Equal(t, true, results[0].Value, "tools see the execution's ExecutionContext")
 	require.NoError(t, r.Close())
@@ -258,7 +258,7 @@ func TestRegistry_ExecuteToolCallsProcess(t *testing.T) {
 	require.NoError(t, r.Register(registry.Tool{Name: "block", ProcessFunc: "registry_test.block",
 		Metadata: registry.ToolMetadata{Timeout: 50 * time.Millisecond}}))
 	require.NoError(t, r.Register(calculateTotal))
-	calls := []registry.ToolCall{
+	calls := []registry.Call{
 		{ID: "1", Name: "add", Args: map[string]any{"a": 1.0, "b": 2.0}},
 		{ID: "2", Name: "remote_fail"},
 		{ID: "3", Name: "calculate_total"},
@@ -305,7 +305,7 @@ func TestRegistry_ConcurrencyUnsafeRunsAlone(t *testing.T) {
 		})
 		wg.Go(func() {
 			for range 10 {
-				res, err := r.ExecuteToolCalls(context.Background(), []registry.ToolCall{{Name: "unsafe"}, {Name: "unsafe"}})
+				res, err := r.ExecuteToolCalls(context.Background(), []registry.Call{{Name: "unsafe"}, {Name: "unsafe"}})
 				if assert.NoError(t, err) {
 					assert.NoError(t, res[0].Err)
 				}

@@ -23,7 +23,7 @@ func TestRegistry_Hammer(t *testing.T) {
 	other := registry.New("other")
 	require.NoError(t, other.Register(calculateTotal))
 
-	calls := []registry.ToolCall{{Name: "math_ops-multiply", Args: map[string]any{"a": 2.0, "b": 3.0}}}
+	calls := []registry.Call{{Name: "math_ops-multiply", Args: map[string]any{"a": 2.0, "b": 3.0}}}
 	var wg sync.WaitGroup
 	for g := range 8 {
 		wg.Go(func() {

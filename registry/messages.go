@@ -115,7 +115,7 @@ func callMessages(f Format, results Results) ([]json.RawMessage, error) {
 }
 
 // argumentsJSON returns a call's arguments as a JSON object.
-func argumentsJSON(c ToolCall) json.RawMessage {
+func argumentsJSON(c Call) json.RawMessage {
 	if c.Args != nil {
 		if b, err := json.Marshal(c.Args); err == nil {
 			return b

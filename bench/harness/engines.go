@@ -160,13 +160,13 @@ func (e *Registry) Prepare(w *Workload) (func(context.Context) (string, error), 
 			return nil, err
 		}
 	}
-	calls := make([]registry.ToolCall, len(w.Batch))
+	calls := make([]registry.Call, len(w.Batch))
 	for i, c := range w.Batch {
 		args, err := json.Marshal(c.Args)
 		if err != nil {
 			return nil, err
 		}
-		calls[i] = registry.ToolCall{ID: "call_" + strconv.Itoa(i), Name: c.Name, Arguments: args}
+		calls[i] = registry.Call{ID: "call_" + strconv.Itoa(i), Name: c.Name, Arguments: args}
 	}
 	out := w.BatchOut
 	return func(ctx context.Context) (string, error) {
