@@ -487,13 +487,9 @@ var panicFrameRE = regexp.MustCompile(`panic: main\.(\w+)\(`)
 // panicError describes a panic the script did not recover.
 func (p *program) panicError(v, raw any, x *execution, diag *capWriter, it *interp.Interpreter) error {
 	pe := &PanicError{Value: v}
-	x.mu.Lock()
-	at := x.panicAt
-	x.mu.Unlock()
-	if at[0] > 0 {
-		pe.Line, pe.Col = at[0], at[1]
-	} else if pos, fn, ok := it.PanicSite(raw); ok && pos.Filename == scriptFile && pos.Line <= len(p.lines) {
-		// Where the interpreter saw the panic start (a run-time error).
+	if pos, fn, ok := it.PanicSite(raw); ok && pos.Filename == scriptFile && pos.Line <= len(p.lines) {
+		// Where the interpreter saw the panic start: the panic call, or
+		// the statement that raised a run-time error.
 		pe.Line, pe.Col = pos.Line, pos.Column
 		if fn != "" {
 			pe.Stack = strings.TrimPrefix(fn, "main.")

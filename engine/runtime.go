@@ -43,7 +43,6 @@ type execution struct {
 	starts   []time.Time // start of each call still running, zero once done
 	value    any
 	hasValue bool
-	panicAt  [2]int // line, column of the last explicit panic
 	// The result call being made and the trace's bounds (trace.go).
 	resultAt   [3]int // line, column, 1 for a final expression
 	traceBytes int64  // what the trace holds, counted as MaxTraceBytes says
@@ -80,13 +79,6 @@ func (x *execution) exit(code int) {
 	sig := &exitSignal{code: code}
 	x.abort(sig)
 	panic(sig)
-}
-
-func (x *execution) at(line, col int, v any) any {
-	x.mu.Lock()
-	x.panicAt = [2]int{line, col}
-	x.mu.Unlock()
-	return v
 }
 
 // sleep is time.Sleep that wakes up when the execution ends.
@@ -177,7 +169,6 @@ func (x *execution) hostExports(imported map[string]bool) interp.Exports {
 		ex[rtImportPath+"/rt"] = map[string]reflect.Value{
 			"SetResult": reflect.ValueOf(x.setResult),
 			"ResultAt":  reflect.ValueOf(x.resultPos),
-			"At":        reflect.ValueOf(x.at),
 			"Clear":     reflect.ValueOf(clearValue),
 			"GoStart":   reflect.ValueOf(x.goStart),
 			"GoEnd":     reflect.ValueOf(x.goEnd),

@@ -22,7 +22,6 @@
 //   - autoimports.go: the packages a script uses without importing them
 //     are imported.
 //   - results.go: result(v) records its position; the result function.
-//   - panics.go: panic(v) records its position.
 //   - builtins.go: min, max and clear, which the interpreter lacks.
 //   - switches.go: switches on an interface value with literal cases.
 //   - commaok.go: v, ok := x.(T) gives v the zero value when it fails.

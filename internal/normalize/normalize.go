@@ -18,8 +18,8 @@ const (
 	File = "script.go"
 	// RuntimePath is the import path of the package the generated code
 	// calls, imported as RuntimeAlias when Program.UsesRuntime. Its
-	// package must export At, ResultAt, SetResult, GoStart, GoEnd and
-	// Clear (see the rewrite that generates each call).
+	// package must export ResultAt, SetResult, GoStart, GoEnd and Clear
+	// (see the rewrite that generates each call).
 	RuntimePath = "toolscript/rt"
 	// RuntimeAlias is the name the generated code imports RuntimePath as.
 	RuntimeAlias = "__ts"
@@ -208,12 +208,9 @@ func (p *Program) check(code string, fset *token.FileSet, file *ast.File) ([]str
 
 // rewrites returns the edits of every rewrite of the parsed source src
 // (the model's, or the bare script's skeleton). A rewrite whose construct
-// src cannot contain (no panic, no switch) does not walk the tree.
+// src cannot contain (no switch, no go statement) does not walk the tree.
 func (p *Program) rewrites(src string, fset *token.FileSet, file *ast.File) []edit {
 	var edits []edit
-	if mentions(src, "panic") {
-		edits = append(edits, rewritePanics(fset, file)...)
-	}
 	if mentions(src, "switch") {
 		edits = append(edits, rewriteSwitches(fset, file)...)
 	}

@@ -178,7 +178,9 @@ func TestSource_Rewrites(t *testing.T) {
 		// A result of its own keeps its calls; the generated one, shadowed,
 		// is declared all the same.
 		{"own result", "result := func(v int) {}\nresult(1)", []string{"result(1)\n"}, nil, true},
-		{"panic", `panic("x")`, []string{`panic(__ts.At(1, 1, "x"))`}, nil, true},
+		// The interpreter records where a panic starts (PanicSite): an
+		// explicit panic is left as it is.
+		{"panic", `panic("x")`, []string{"/*line script.go:1:1*/panic(\"x\")\n"}, nil, false},
 		{"switch", "var v any = 1\nswitch v { case 1, 2: }", []string{"switch __ts_sw1 := v; {", "case __ts_sw1 == 1 || __ts_sw1 == 2:"}, nil, false},
 		{"comma ok", "var e any\nv, _ := e.(int)\n_ = v", []string{"v, __ts_ok1 := e.(int); if !__ts_ok1 { v = *new(int) }"}, nil, false},
 		{"go literal", "go func() {}()", []string{"__ts.GoStart(); go func() {defer func() { __ts.GoEnd(recover()) }(); }()"}, nil, true},
@@ -291,9 +293,6 @@ func TestDocs_NameCorpusScripts(t *testing.T) {
 	for _, name := range names {
 		if strings.HasSuffix(name, "_test.go") || name == "doc.go" || name == "normalize.go" || name == "edit.go" || name == "syntax.go" {
 			continue
-		}
-		if name == "panics.go" {
-			continue // no script pins it; its doc says why
 		}
 		t.Run(name, func(t *testing.T) {
 			src, err := os.ReadFile(name)
