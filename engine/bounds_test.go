@@ -11,7 +11,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/toolscript/toolscript/engine"
-	"github.com/toolscript/toolscript/internal/isolated"
 	"github.com/toolscript/toolscript/projection"
 )
 
@@ -218,7 +217,7 @@ func TestIsolated_FrameLimit(t *testing.T) {
 	ns.Add(projection.MustDirect("take", func(map[string]any) (any, error) { return nil, nil }, "Takes anything."))
 	// Room for the large values (and the race detector) under the
 	// worker's OS memory limit: the frame limit must be what stops them.
-	iso := newIsolated(t, engine.IsolatedConfig{Workers: 1, OS: isolated.Limits{MemoryBytes: 4 << 30}})
+	iso := newIsolated(t, engine.IsolatedConfig{Workers: 1, OS: engine.WorkerLimits{MemoryBytes: 4 << 30}})
 	tests := []struct {
 		name, code string
 		limits     engine.Limits

@@ -63,9 +63,12 @@
 // # Security
 //
 // The in-process engine is not an OS-level boundary; the isolated runtime
-// (NewIsolated) is. In-process, the allowlist decides which symbols a
-// script can reach (no file system, network, processes, reflect, unsafe or
-// runtime), package variables are read-only, no source is read from disk,
+// (NewIsolated) is: each script runs in a worker process under OS limits
+// (WorkerLimits) while its tools run in the host, and a worker that
+// crashes or overstays is killed and replaced (WorkerError). In-process,
+// the allowlist decides which symbols a script can reach (no file system,
+// network, processes, reflect, unsafe or runtime), package variables are
+// read-only, no source is read from disk,
 // and guards turn the usual accidents into errors instead of a dead host:
 // endless loops and deadlocks (timeout), runaway recursion (MaxCallDepth),
 // oversized allocations, native ones included (MaxAllocBytes, checked

@@ -16,7 +16,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/toolscript/toolscript/engine"
-	"github.com/toolscript/toolscript/internal/isolated"
 	"github.com/toolscript/toolscript/projection"
 )
 
@@ -209,7 +208,7 @@ func TestIsolated_WorkerFailures(t *testing.T) {
 	iso := newIsolated(t, engine.IsolatedConfig{
 		Workers: 2,
 		Grace:   300 * time.Millisecond,
-		OS:      isolated.Limits{MemoryBytes: 256 << 20, MaxStack: 16 << 20},
+		OS:      engine.WorkerLimits{MemoryBytes: 256 << 20, MaxStack: 16 << 20},
 	})
 	prefix := "r, _ := math_ops.Add(map[string]any{\"a\": 1, \"b\": 2})\nfmt.Println(\"before\", r)\n"
 	tests := []struct {

@@ -63,18 +63,14 @@ func (x *execution) resultError(at [3]int, err error) error {
 // traceStart enters a tool call in the trace, with x.mu held, and returns
 // its index, or -1 when the trace is full (MaxTraceBytes).
 func (x *execution) traceStart(name string, args map[string]any, size int64, start time.Time) int {
-	cost := traceEntryCost + int64(len(name))
 	omitted := size > MaxTraceArgBytes
+	kept := size
 	if omitted {
-		args = nil
-	} else {
-		cost += size
+		args, kept = nil, 0
 	}
-	if x.traceCut || x.traceBytes+cost > MaxTraceBytes {
-		x.traceCut = true
+	if !traceEnter(&x.traceBytes, &x.traceCut, name, kept) {
 		return -1
 	}
-	x.traceBytes += cost
 	x.calls = append(x.calls, ToolCall{Name: name, Args: args, ArgsOmitted: omitted})
 	x.starts = append(x.starts, start)
 	return len(x.calls) - 1
@@ -93,3 +89,31 @@ func (x *execution) traceEnd(i int, d time.Duration, err error) {
 	}
 	x.starts[i] = time.Time{}
 }
+
+// traceEnter is the bound of a tool-call trace, in both runtimes: it
+// reports whether an entry for a call of name keeping argBytes of
+// arguments fits in MaxTraceBytes, given the bytes the trace holds, and
+// counts it in bytes when it does. An entry costs traceEntryCost plus its
+// name, its kept arguments and (counted when the call ends) its error.
+// Once an entry does not fit, the trace is cut: no later entry fits.
+func traceEnter(bytes *int64, cut *bool, name string, argBytes int64) bool {
+	cost := traceEntryCost + int64(len(name)) + argBytes
+	if *cut || *bytes+cost > MaxTraceBytes {
+		*cut = true
+		return false
+	}
+	*bytes += cost
+	return true
+}
+
+// traceBudget is a trace's bound for the isolated runtime's host.
+type traceBudget struct {
+	bytes int64
+	cut   bool
+}
+
+func (t *traceBudget) Enter(name string, argBytes int64) bool {
+	return traceEnter(&t.bytes, &t.cut, name, argBytes)
+}
+func (t *traceBudget) Add(n int64) { t.bytes += n }
+func (t *traceBudget) Cut() bool   { return t.cut }

@@ -16,7 +16,6 @@ import (
 
 	"github.com/toolscript/toolscript/demo"
 	"github.com/toolscript/toolscript/engine"
-	"github.com/toolscript/toolscript/internal/isolated"
 	"github.com/toolscript/toolscript/scripts"
 )
 
@@ -161,7 +160,7 @@ func TestAdversarial_Isolated(t *testing.T) {
 	// A generous OS memory limit: under -race the detector needs a lot of
 	// memory of its own, and the guards inside the worker must be what
 	// stops these scripts.
-	iso, err := engine.NewIsolated(engine.IsolatedConfig{Limits: adversarialLimits, Workers: 2, OS: isolated.Limits{MemoryBytes: 4 << 30}})
+	iso, err := engine.NewIsolated(engine.IsolatedConfig{Limits: adversarialLimits, Workers: 2, OS: engine.WorkerLimits{MemoryBytes: 4 << 30}})
 	require.NoError(t, err)
 	var pids []int
 	for _, s := range all {

@@ -15,7 +15,6 @@ import (
 
 	"github.com/toolscript/toolscript/demo"
 	"github.com/toolscript/toolscript/engine"
-	"github.com/toolscript/toolscript/internal/isolated"
 	"github.com/toolscript/toolscript/scripts"
 )
 
@@ -72,7 +71,7 @@ func TestAdversarial_PackageStateInProcess(t *testing.T) {
 // on a one-worker isolated runtime, then the probe on the same worker (or
 // its replacement, had it been retired): it sees what a fresh worker sees.
 func TestAdversarial_PackageStateIsolated(t *testing.T) {
-	iso, err := engine.NewIsolated(engine.IsolatedConfig{Workers: 1, OS: isolated.Limits{MemoryBytes: 4 << 30}})
+	iso, err := engine.NewIsolated(engine.IsolatedConfig{Workers: 1, OS: engine.WorkerLimits{MemoryBytes: 4 << 30}})
 	require.NoError(t, err)
 	defer func() { require.NoError(t, iso.Close()) }()
 	base, err := iso.Execute(context.Background(), stateProbe, nil)

@@ -125,7 +125,7 @@ func TestLayers(t *testing.T) {
 	forbidden := map[string][]string{
 		"projection":        {"engine", "registry", "executor", "internal/isolated", "demo", "scripts", "cmd"},
 		"executor":          {"engine", "registry", "projection", "internal/isolated", "demo", "scripts", "cmd"},
-		"internal/isolated": {"engine", "registry", "projection", "executor", "demo", "scripts", "cmd"},
+		"internal/isolated": {"engine", "registry", "executor", "demo", "scripts", "cmd"},
 		"engine":            {"registry", "executor", "demo", "scripts", "cmd"},
 		"registry":          {"engine", "internal/isolated", "demo", "scripts", "cmd"},
 		// The one child-process mechanism serves executor and
@@ -142,6 +142,15 @@ func TestLayers(t *testing.T) {
 					t.Errorf("%s depends on %s", pkg, dep)
 				}
 			}
+		}
+	}
+	// The isolated runtime's host side, worker side and protocol are
+	// internal/isolated's: the engine itself speaks no protocol.
+	out, err := exec.Command(goBin, "list", "-f", `{{join .Imports "\n"}}`, mod+"engine").CombinedOutput()
+	require.NoError(t, err, string(out))
+	for _, imp := range strings.Fields(string(out)) {
+		if imp == mod+"internal/wire" {
+			t.Errorf("engine imports %s: the isolated runtime's protocol belongs in internal/isolated", imp)
 		}
 	}
 }

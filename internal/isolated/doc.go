@@ -1,7 +1,29 @@
-// Package sandbox runs untrusted work in pre-started worker processes under
-// OS limits: the process plumbing of toolscript's isolated runtime
-// (engine.NewIsolated). It imports nothing of the project but internal
-// packages.
+// Package isolated is toolscript's isolated runtime (engine.NewIsolated)
+// below its public API: scripts run in pre-started worker processes under
+// OS limits while their tools run in the host. It holds the worker pool
+// and the OS limits, the host side ([Host]), the worker side
+// ([ServeEngine]) and their protocol (proto.go). It cannot import package
+// engine, which imports it: the in-process runtime a worker runs scripts
+// on, and engine's error types and bounds, come through [Engine], which
+// package engine implements. Of the project it imports only projection and
+// internal packages.
+//
+// # Host, worker, protocol
+//
+// A [Host] keeps a [Pool] of engine workers. [Host.Run] sends a script to a
+// free worker as a "run" call; the worker runs it on the in-process
+// runtime with tools that forward each call to the host, which runs the
+// real tool and answers. Output streams to the host as the script writes
+// it; the reply carries the result, the error (rebuilt with its type on
+// the host) and the tool-call trace (binary, naming the frames of calls
+// whose arguments the host kept instead of sending them again). A worker
+// whose script ends with goroutines still running, or one that changed
+// the package state it could reach, is replaced. Tool calls are the hot
+// path: their frames are built and parsed by hand, quick tools are served
+// on the goroutine that reads the worker's frames, and a worker's tool
+// call reads the host's answer itself while it spins for it.
+//
+// # Pool
 //
 // A [Pool] on the host keeps Config.Size workers started: children of the
 // same binary (or Config.Path), each in its own process group, with an

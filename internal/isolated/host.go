@@ -1,4 +1,4 @@
-package engine
+package isolated
 
 import (
 	"context"
@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -14,152 +13,86 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/toolscript/toolscript/internal/isolated"
 	"github.com/toolscript/toolscript/internal/tagged"
 	"github.com/toolscript/toolscript/internal/wire"
 	"github.com/toolscript/toolscript/projection"
 )
 
-// DefaultGrace is how long an isolated worker may take to stop after its
-// deadline or a cancellation before it is killed.
-const DefaultGrace = 500 * time.Millisecond
-
-// IsolatedConfig holds an Isolated runtime's long-lived settings. Its zero
-// value works in a binary whose main calls MaybeServeWorker first.
-type IsolatedConfig struct {
-	// Limits are the defaults of every execution, as in Config.Limits.
-	Limits Limits
-	// Workers is the number of worker processes kept started; executions
-	// beyond it wait for a free worker (or for their context). Default:
-	// GOMAXPROCS.
-	Workers int
-	// OS are the limits each worker applies to itself at start (memory,
-	// CPU time, files, processes, stack); see package sandbox. Zero fields
-	// take sandbox's defaults.
-	OS isolated.Limits
+// HostConfig holds a Host's settings.
+type HostConfig struct {
+	// Pool configures the workers; its Role is set by NewHost.
+	Pool Config
 	// Grace is how long a worker may take to stop after the deadline or a
 	// cancellation, and for the goroutines of a finished script to end,
-	// before the worker is killed and replaced. Default: DefaultGrace.
+	// before it is killed and replaced.
 	Grace time.Duration
-	// RunCPUTime bounds the CPU time of one execution (the worker's soft
-	// RLIMIT_CPU, whole seconds). Default: the timeout times GOMAXPROCS
-	// plus one second; none when the timeout is Unlimited (the hard
-	// isolated.Limits.CPUTime still applies).
-	RunCPUTime time.Duration
-	// Path and Args are the worker executable and its arguments. Default:
-	// this binary (os.Executable), no arguments.
-	Path string
-	Args []string
-	// Stderr receives a copy of the workers' standard error (the Go
-	// runtime's fatal errors). Default: discarded.
-	Stderr io.Writer
-	// StartTimeout bounds the start of a worker. Default: 20s.
-	StartTimeout time.Duration
+	// Engine is the in-process runtime's side of the protocol.
+	Engine Engine
 }
 
-// Isolated is the CodeRuntime for untrusted code: each script runs in a
-// worker process (a pre-started child of this binary, see
-// MaybeServeWorker) under OS limits, while its tools keep running in this
-// process: each tool call is a request over a pipe. A worker that crashes,
-// overflows its stack, runs out of memory or ignores its deadline is
-// killed and replaced; the CodeResult says what happened (CodeCrash or
-// CodeTimeout), with the output and tool calls up to that point.
-//
-// An Isolated is safe for concurrent use; Close ends every worker.
-type Isolated struct {
-	cfg    IsolatedConfig
-	pool   *isolated.Pool
-	closed atomic.Bool
-	seq    atomic.Uint64
-	wg     sync.WaitGroup // workers on their way back to the pool
-	slow   sync.Map       // tool name -> struct{}: its last call took over inlineToolMax
+// Host is the host side of the isolated runtime: a pool of engine
+// workers, each running one script at a time while the script's tools run
+// in this process (each tool call is a request over the worker's pipe).
+// It is safe for concurrent use; Close ends every worker.
+type Host struct {
+	cfg  HostConfig
+	eng  Engine
+	pool *Pool
+	seq  atomic.Uint64
+	wg   sync.WaitGroup // workers on their way back to the pool
+	slow sync.Map       // tool name -> struct{}: its last call took over inlineToolMax
 }
 
-var _ CodeRuntime = (*Isolated)(nil)
-
-// NewIsolated starts the worker pool and returns the runtime. It fails when
-// a worker cannot start, typically because main does not call
-// MaybeServeWorker first.
-func NewIsolated(cfg IsolatedConfig) (*Isolated, error) {
-	if cfg.Grace <= 0 {
-		cfg.Grace = DefaultGrace
-	}
-	pool, err := isolated.NewPool(isolated.Config{
-		Role: workerRole, Size: cfg.Workers, Path: cfg.Path, Args: cfg.Args,
-		Limits: cfg.OS, StartTimeout: cfg.StartTimeout, Stderr: cfg.Stderr,
-	})
+// NewHost starts the pool of engine workers (see ServeEngine).
+func NewHost(cfg HostConfig) (*Host, error) {
+	cfg.Pool.Role = workerRole
+	pool, err := NewPool(cfg.Pool)
 	if err != nil {
-		return nil, fmt.Errorf("engine: isolated runtime: %w", err)
+		return nil, err
 	}
-	return &Isolated{cfg: cfg, pool: pool}, nil
+	return &Host{cfg: cfg, eng: cfg.Engine, pool: pool}, nil
 }
 
-// Close ends every worker process and waits until they are gone. Later
-// Executes return ErrClosed; running ones end with CodeCrash.
-func (e *Isolated) Close() error {
-	e.closed.Store(true)
-	e.wg.Wait()
-	return e.pool.Close()
+// Close waits for the workers on their way back to the pool, then ends
+// every worker process and waits until they are gone.
+func (h *Host) Close() error {
+	h.wg.Wait()
+	return h.pool.Close()
 }
 
-// WorkerPIDs returns the process ids of the live workers.
-func (e *Isolated) WorkerPIDs() []int { return e.pool.PIDs() }
+// PIDs returns the process ids of the live workers.
+func (h *Host) PIDs() []int { return h.pool.PIDs() }
 
-// Execute runs one script in a worker process; see Engine.Execute for the
-// script contract, which is the same. Values crossing the pipe (tool
-// arguments and results, WithExtraGlobals, the result value) keep the Go
-// types of package internal/tagged's encoding: the common ones survive,
-// other structs arrive as their JSON form, and functions or channels cannot
-// cross (a global of such a type is misuse; a tool result of such a type
-// is an error in the script). A nil ctx panics.
-func (e *Isolated) Execute(ctx context.Context, code string, ns map[string]projection.ToolProjection, opts ...Option) (CodeResult, error) {
-	s, limits, err := prepare(ctx, e.closed.Load(), e.cfg.Limits, ns, opts)
+// Run runs req in a free worker, serving the tool calls of its script
+// from tools and writing its output to stdout and stderr as it comes.
+// Waiting for a free worker is bounded by ctx alone; the execution by
+// ctx, which carries its timeout (for messages only: the deadline is
+// ctx's). It fails only with ErrClosed.
+func (h *Host) Run(ctx context.Context, req *RunRequest, tools map[string]projection.ToolProjection, timeout time.Duration, stdout, stderr io.Writer) (Result, error) {
+	req.Grace = h.cfg.Grace
+	req.Tools = toolSpecs(tools)
+	w, err := h.pool.Get(ctx)
 	if err != nil {
-		return CodeResult{}, err
-	}
-	req := runRequest{Code: code, Grace: e.cfg.Grace, RunCPU: e.cfg.RunCPUTime}
-	if len(s.globals) > 0 {
-		g, err := tagged.Marshal(s.globals)
-		if err != nil {
-			return CodeResult{}, fmt.Errorf("engine: extra globals cannot cross to an isolated worker: %w", err)
+		if errors.Is(err, ErrClosed) {
+			return Result{}, ErrClosed
 		}
-		req.Globals = g
-	}
-	req.Limits, _ = json.Marshal(limits)
-	if req.RunCPU == 0 && limits.Timeout > 0 {
-		req.RunCPU = limits.Timeout*time.Duration(runtime.GOMAXPROCS(0)) + time.Second
-	}
-	req.Tools = toolSpecs(ns)
-
-	// Like Config.MaxConcurrent in-process: waiting for a free worker is
-	// bounded by the caller's context, not by the timeout.
-	start := time.Now()
-	w, err := e.pool.Get(ctx)
-	if err != nil {
-		if errors.Is(err, isolated.ErrClosed) {
-			return CodeResult{}, ErrClosed
-		}
-		return CodeResult{ReturnCode: CodeTimeout, Error: "engine: gave up waiting for a free isolated worker: " + err.Error(), Err: err, Duration: time.Since(start)}, nil
+		return Result{Code: CodeTimeout, Error: "engine: gave up waiting for a free isolated worker: " + err.Error(), Err: err}, nil
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	if limits.Timeout > 0 {
+	if timeout > 0 {
 		var stop context.CancelFunc
-		ctx, stop = context.WithTimeout(ctx, limits.Timeout)
+		ctx, stop = context.WithTimeout(ctx, timeout)
 		defer stop()
 	}
 	if d, ok := ctx.Deadline(); ok {
 		req.Deadline = d.UnixNano()
 	}
 	r := &hostRun{
-		e: e, w: w, ns: ns, ctx: ctx, limits: limits, inflight: map[uint64]context.CancelFunc{},
-		id: e.seq.Add(1),
+		e: h, w: w, ns: tools, ctx: ctx, timeout: timeout, inflight: map[uint64]context.CancelFunc{},
+		id: h.seq.Add(1), trace: h.eng.NewTrace(), stdout: stdout, stderr: stderr,
 	}
-	r.stdout = &capWriter{limit: limits.MaxOutputBytes, tee: s.stdout}
-	r.stderr = &capWriter{limit: limits.MaxOutputBytes, tee: s.stderr}
-	res := r.run(&req)
-	res.Duration = time.Since(start)
-	return res, nil
+	return r.run(req), nil
 }
 
 func toolSpecs(ns map[string]projection.ToolProjection) []toolSpec {
@@ -177,33 +110,32 @@ func toolSpecs(ns map[string]projection.ToolProjection) []toolSpec {
 
 // hostRun is the host side of one execution in a worker.
 type hostRun struct {
-	e      *Isolated
-	w      *isolated.Worker
-	ns     map[string]projection.ToolProjection
-	ctx    context.Context
-	limits Limits
-	id     uint64
+	e       *Host
+	w       *Worker
+	ns      map[string]projection.ToolProjection
+	ctx     context.Context
+	timeout time.Duration
+	id      uint64
 
-	stdout, stderr *capWriter
+	stdout, stderr io.Writer
 
 	mu       sync.Mutex
-	calls    []ToolCall     // the host's own trace, in the order calls started
+	calls    []Call         // the host's own trace, in the order calls started
 	frames   []uint64       // the frame id of each call
 	starts   []time.Time    // start of each call still running, zero once done
 	starting sync.WaitGroup // calls the frame reader took, not yet in calls
-	trace    []byte         // the worker's typeTrace frame
+	traceMsg []byte         // the worker's typeTrace frame
 	inflight map[uint64]context.CancelFunc
 	tools    sync.WaitGroup
 	ended    bool // result has begun: no more tool calls start
 
-	traceBytes int64 // what calls holds, counted as MaxTraceBytes says
-	keptBytes  int64 // the encoded arguments calls keeps
-	traceCut   bool  // calls were left out of calls
+	trace     Trace // what calls holds, counted as the engine counts its trace
+	keptBytes int64 // the encoded arguments calls keeps
 }
 
 // run sends the script and serves the worker until it answers, dies or
 // overstays its deadline.
-func (r *hostRun) run(req *runRequest) CodeResult {
+func (r *hostRun) run(req *RunRequest) Result {
 	args, _ := json.Marshal(req)
 	body, _ := json.Marshal(&wire.Call{Name: runCall, Args: args, ExecID: strconv.FormatUint(r.id, 10)})
 	// Tool calls and cancellations are taken where the worker's frames
@@ -230,7 +162,7 @@ func (r *hostRun) run(req *runRequest) CodeResult {
 			case f.Type == wire.TypeCancel:
 				r.cancelTool(f.ID)
 			case f.Type == typeTrace && f.ID == r.id:
-				r.trace = f.Body
+				r.traceMsg = f.Body
 			case f.Type == wire.TypeResult && f.ID == r.id:
 				return r.finish(f)
 			}
@@ -253,7 +185,7 @@ func (r *hostRun) run(req *runRequest) CodeResult {
 const inlineToolMax = 50 * time.Microsecond
 
 // handler takes the worker's tool calls and cancellations on the
-// goroutine that reads its frames (see isolated.Worker.SetHandler): a tool
+// goroutine that reads its frames (see Worker.SetHandler): a tool
 // call's round trip then costs no switch between goroutines on the host.
 // Once the run has ended it takes nothing.
 func (r *hostRun) handler(f wire.Frame) func() {
@@ -323,11 +255,11 @@ type startedCall struct {
 func (r *hostRun) record(f wire.Frame) (startedCall, bool, []byte) {
 	name, args, argLen, err := parseToolCall(f.Body)
 	if err != nil {
-		return startedCall{}, false, toolErrorBody(&ToolError{Tool: name, Err: fmt.Errorf("engine: bad tool call from the worker: %w", err)})
+		return startedCall{}, false, toolErrorBody(r.e.eng, r.e.eng.ToolError(name, fmt.Errorf("engine: bad tool call from the worker: %w", err)))
 	}
 	p, ok := r.ns[name]
 	if !ok {
-		return startedCall{}, false, toolErrorBody(&ToolError{Tool: name, Err: fmt.Errorf("%w: %q is not in the namespace", ErrUnknownTool, name)})
+		return startedCall{}, false, toolErrorBody(r.e.eng, r.e.eng.UnknownTool(name))
 	}
 	ctx, cancel := context.WithCancel(r.ctx)
 	r.mu.Lock()
@@ -339,23 +271,20 @@ func (r *hostRun) record(f wire.Frame) (startedCall, bool, []byte) {
 	}
 	// The host's own trace is bounded as the worker's: it keeps the
 	// arguments of the calls the worker's trace may refer to (the
-	// worker marks them, within MaxTraceBytes of their encoding).
+	// worker marks them, within Bounds.TraceBytes of their encoding),
+	// not counted in the trace's budget, as the worker counts them.
 	i := -1
-	cost := int64(traceEntryCost + len(name))
 	kept := args
-	if keep := f.Type == typeCallKept && r.keptBytes+int64(argLen) <= MaxTraceBytes; keep {
+	if keep := f.Type == typeCallKept && r.keptBytes+int64(argLen) <= int64(r.e.eng.Bounds().TraceBytes); keep {
 		r.keptBytes += int64(argLen)
 	} else {
 		kept = nil
 	}
-	if !r.traceCut && r.traceBytes+cost <= MaxTraceBytes {
-		r.traceBytes += cost
+	if r.trace.Enter(name, 0) {
 		i = len(r.calls)
-		r.calls = append(r.calls, ToolCall{Name: name, Args: kept, ArgsOmitted: kept == nil && args != nil})
+		r.calls = append(r.calls, Call{Name: name, Args: kept, ArgsOmitted: kept == nil && args != nil})
 		r.frames = append(r.frames, f.ID)
 		r.starts = append(r.starts, time.Now())
-	} else {
-		r.traceCut = true
 	}
 	r.inflight[f.ID] = cancel
 	r.tools.Add(1)
@@ -368,7 +297,7 @@ func (r *hostRun) callTool(ctx context.Context, cancel context.CancelFunc, id ui
 	defer r.tools.Done()
 	defer cancel()
 	start := time.Now()
-	res, err := safeCall(ctx, p, args)
+	res, err := r.e.eng.Call(ctx, p, args)
 	d := time.Since(start)
 	name := p.Name()
 	r.mu.Lock()
@@ -379,8 +308,8 @@ func (r *hostRun) callTool(ctx context.Context, cancel context.CancelFunc, id ui
 		r.starts[i] = time.Time{}
 		name = r.calls[i].Name
 		if err != nil {
-			r.calls[i].Error, _ = cutMessage(err.Error(), MaxTraceErrorBytes)
-			r.traceBytes += int64(len(r.calls[i].Error))
+			r.calls[i].Error, _ = r.e.eng.Cut(err.Error(), r.e.eng.Bounds().TraceErrorBytes)
+			r.trace.Add(int64(len(r.calls[i].Error)))
 		}
 	}
 	r.mu.Unlock()
@@ -390,12 +319,13 @@ func (r *hostRun) callTool(ctx context.Context, cancel context.CancelFunc, id ui
 		r.e.slow.Delete(name)
 	}
 	var body []byte
+	eng := r.e.eng
 	if err != nil {
-		body = toolErrorBody(err)
+		body = toolErrorBody(eng, err)
 	} else if body, err = appendToolResult(nil, res); err != nil {
-		body = toolErrorBody(&ToolError{Tool: p.Name(), Err: fmt.Errorf("engine: the result (%T) cannot cross to the isolated worker: %w", res, err)})
+		body = toolErrorBody(eng, eng.ToolError(p.Name(), fmt.Errorf("engine: the result (%T) cannot cross to the isolated worker: %w", res, err)))
 	} else if n := len(body) + wire.HeaderSize - 4; n > MaxFrameBytes {
-		body = toolErrorBody(&ToolError{Tool: p.Name(), Err: &FrameError{Frame: "tool result", Size: n, Limit: MaxFrameBytes}})
+		body = toolErrorBody(eng, eng.ToolError(p.Name(), eng.FrameError("tool result", n, MaxFrameBytes)))
 	}
 	_ = r.w.Send(wire.Frame{Type: wire.TypeResult, ID: id, Body: body})
 }
@@ -419,34 +349,30 @@ func (r *hostRun) endTools() {
 }
 
 // result freezes what the host recorded.
-func (r *hostRun) result(code int, err error) CodeResult {
+func (r *hostRun) result(code int, err error) Result {
 	r.mu.Lock()
 	r.ended = true
 	r.mu.Unlock()
 	r.w.SetHandler(nil)
 	r.endTools()
-	stdout, outTrunc := r.stdout.close()
-	stderr, errTrunc := r.stderr.close()
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	res := CodeResult{
-		Stdout: stdout, Stderr: stderr, StdoutTruncated: outTrunc, StderrTruncated: errTrunc,
-		ReturnCode: code, Err: err,
-	}
+	res := Result{Code: code, Err: err}
 	if len(r.calls) > 0 {
 		// A copy: calls still running keep writing to the run's.
-		res.ToolCalls = append([]ToolCall(nil), r.calls...)
+		res.Calls = append([]Call(nil), r.calls...)
 		for i, start := range r.starts {
 			if !start.IsZero() {
-				res.ToolCalls[i].Duration = time.Since(start)
-				res.ToolCalls[i].Error = errCallInterrupted
+				res.Calls[i].Duration = time.Since(start)
+				res.Calls[i].Error = errCallInterrupted
 			}
 		}
 	}
-	res.ToolCallsTruncated = r.traceCut
+	res.CallsTruncated = r.trace.Cut()
 	if err != nil {
-		res.Error, res.ErrorTruncated = cutMessage(err.Error(), MaxErrorBytes)
-		res.ErrorTruncated = res.ErrorTruncated || strings.HasSuffix(res.Error, truncatedMark)
+		b := r.e.eng.Bounds()
+		res.Error, res.ErrorTruncated = r.e.eng.Cut(err.Error(), b.ErrorBytes)
+		res.ErrorTruncated = res.ErrorTruncated || strings.HasSuffix(res.Error, b.TruncatedMark)
 	}
 	return res
 }
@@ -456,7 +382,7 @@ func (r *hostRun) result(code int, err error) CodeResult {
 const errCallInterrupted = "engine: the execution ended during the call"
 
 // finish handles the worker's answer.
-func (r *hostRun) finish(f wire.Frame) CodeResult {
+func (r *hostRun) finish(f wire.Frame) Result {
 	var (
 		wr    wire.Result
 		reply runReply
@@ -473,9 +399,9 @@ func (r *hostRun) finish(f wire.Frame) CodeResult {
 			msg = wr.Error.Message
 		}
 		ex := r.e.pool.Kill(r.w, "bad reply: "+msg)
-		return r.result(CodeCrash, &WorkerError{Exit: ex})
+		return r.result(CodeCrash, r.e.eng.WorkerError(ex))
 	}
-	var calls []ToolCall
+	var calls []Call
 	if reply.Trace > 0 {
 		// Every call frame before the reply is in the host's trace
 		// once the frame reader has handled them.
@@ -486,7 +412,7 @@ func (r *hostRun) finish(f wire.Frame) CodeResult {
 			byFrame[id] = i
 		}
 		var err error
-		calls, err = parseTrace(r.trace, reply.Trace, func(frame uint64) map[string]any {
+		calls, err = parseTrace(r.traceMsg, reply.Trace, func(frame uint64) map[string]any {
 			if i, ok := byFrame[frame]; ok {
 				return r.calls[i].Args
 			}
@@ -495,28 +421,31 @@ func (r *hostRun) finish(f wire.Frame) CodeResult {
 		r.mu.Unlock()
 		if err != nil {
 			ex := r.e.pool.Kill(r.w, "bad reply: "+err.Error())
-			return r.result(CodeCrash, &WorkerError{Exit: ex})
+			return r.result(CodeCrash, r.e.eng.WorkerError(ex))
 		}
 	}
-	res := r.result(reply.Code, reply.Err.decode())
+	var werr error
+	if reply.Err != nil {
+		werr = r.e.eng.DecodeError(reply.Err)
+	}
+	res := r.result(reply.Code, werr)
 	var cut bool
-	res.Error, cut = cutMessage(reply.Error, MaxErrorBytes)
+	res.Error, cut = r.e.eng.Cut(reply.Error, r.e.eng.Bounds().ErrorBytes)
 	res.ErrorTruncated = reply.ErrorTruncated || cut
-	res.ToolCallsTruncated = reply.TraceTruncated
-	res.StdoutTruncated = res.StdoutTruncated || reply.StdoutTruncated
-	res.StderrTruncated = res.StderrTruncated || reply.StderrTruncated
+	res.CallsTruncated = reply.TraceTruncated
+	res.StdoutTruncated, res.StderrTruncated = reply.StdoutTruncated, reply.StderrTruncated
 	if reply.HasValue {
 		res.Value, _ = tagged.Unmarshal(reply.Value)
 	}
 	// The worker's trace is the script's view, with the in-process
 	// runtime's rules (calls cut short by the end are marked); the host's
 	// own trace is used when the worker dies.
-	res.ToolCalls = calls
+	res.Calls = calls
 	if reply.Retire {
 		r.e.pool.Kill(r.w, "retired: CPU time budget used, or the package state changed")
 		return res
 	}
-	if res.ReturnCode == CodeOK {
+	if res.Code == CodeOK {
 		// Return the worker once its goroutines are gone, without making
 		// the caller wait.
 		r.e.wg.Go(func() { r.recycle() })
@@ -525,16 +454,16 @@ func (r *hostRun) finish(f wire.Frame) CodeResult {
 	// After a failure, wait: a worker still busy (a long native call
 	// past the deadline) is killed, and the result says so.
 	if ex, killed := r.recycle(); killed {
-		werr := &WorkerError{Exit: ex}
-		res.Error += "; " + werr.Error()
-		res.Err = errors.Join(res.Err, werr)
+		kerr := r.e.eng.WorkerError(ex)
+		res.Error += "; " + kerr.Error()
+		res.Err = errors.Join(res.Err, kerr)
 	}
 	return res
 }
 
 // recycle waits for the worker's ready message and puts it back in the
 // pool, or kills it when it is not clean in time.
-func (r *hostRun) recycle() (isolated.Exit, bool) {
+func (r *hostRun) recycle() (Exit, bool) {
 	t := time.NewTimer(2*r.e.cfg.Grace + 100*time.Millisecond)
 	defer t.Stop()
 	for {
@@ -551,7 +480,7 @@ func (r *hostRun) recycle() (isolated.Exit, bool) {
 				return r.e.pool.Kill(r.w, fmt.Sprintf("still running %v after the script ended (a long native call ignores cancellation)", r.e.cfg.Grace)), true
 			}
 			r.e.pool.Put(r.w)
-			return isolated.Exit{}, false
+			return Exit{}, false
 		case <-t.C:
 			return r.e.pool.Kill(r.w, "no ready message after the script ended"), true
 		}
@@ -560,68 +489,39 @@ func (r *hostRun) recycle() (isolated.Exit, bool) {
 
 // crashed reports a worker that died during the execution, or whose
 // stream ended with a frame over the limit: that is reported as what it
-// is, a *FrameError (the worker, out of step, is replaced).
-func (r *hostRun) crashed(reason string) CodeResult {
-	if fe := frameError(r.w.ReadErr()); fe != nil {
+// is, Engine.FrameError's (the worker, out of step, is replaced).
+func (r *hostRun) crashed(reason string) Result {
+	if fe := frameError(r.e.eng, r.w.ReadErr()); fe != nil {
 		r.e.pool.Kill(r.w, "sent "+fe.Error())
 		return r.result(CodeError, fe)
 	}
 	ex := r.e.pool.Kill(r.w, reason)
-	return r.result(CodeCrash, &WorkerError{Exit: ex})
+	return r.result(CodeCrash, r.e.eng.WorkerError(ex))
 }
 
 // overstayed kills a worker that did not answer within the grace period
 // after its deadline or cancellation.
-func (r *hostRun) overstayed() CodeResult {
+func (r *hostRun) overstayed() Result {
 	ex := r.e.pool.Kill(r.w, fmt.Sprintf("did not stop within %v of the deadline", r.e.cfg.Grace))
 	cause := context.Cause(r.ctx)
-	werr := &WorkerError{Exit: ex}
+	werr := r.e.eng.WorkerError(ex)
 	var err error
 	if errors.Is(cause, context.DeadlineExceeded) {
-		err = fmt.Errorf("engine: timeout: the script did not finish within %v: %w; %w", r.limits.Timeout, cause, werr)
+		err = fmt.Errorf("engine: timeout: the script did not finish within %v: %w; %w", r.timeout, cause, werr)
 	} else {
 		err = fmt.Errorf("engine: execution cancelled: %w; %w", cause, werr)
 	}
 	return r.result(CodeTimeout, err)
 }
 
-// MaxFrameBytes bounds one message between the host and an isolated
-// worker (a frame of the pipe): a tool call's arguments, a tool's result,
-// the script's result value with its error, its trace. The engine keeps
-// each within it (see MaxErrorBytes and MaxTraceBytes) or, for what it
-// cannot cut, reports a *FrameError: a tool call whose arguments are
-// larger fails in the script, a tool result that is larger reaches the
-// script as the tool's error, and a result value that is larger ends the
-// execution with CodeError.
-const MaxFrameBytes = wire.DefaultMaxFrame
-
-// ErrFrameTooLarge is wrapped by every *FrameError.
-var ErrFrameTooLarge = errors.New("engine: message too large for the isolated runtime's pipe")
-
-// FrameError reports a message between the host and an isolated worker
-// larger than MaxFrameBytes.
-type FrameError struct {
-	Frame string // what it carried: "tool call", "tool result", "result", "trace", ...
-	Size  int    // its size in bytes
-	Limit int    // the frame limit, MaxFrameBytes
-}
-
-// Error renders "engine: the <frame> message is N bytes, over ...".
-func (e *FrameError) Error() string {
-	return fmt.Sprintf("engine: the %s message is %d bytes, over the isolated runtime's frame limit of %d bytes (MaxFrameBytes)", e.Frame, e.Size, e.Limit)
-}
-
-// Unwrap returns ErrFrameTooLarge.
-func (e *FrameError) Unwrap() error { return ErrFrameTooLarge }
-
-// frameError returns the *FrameError of err when it is a frame of package
-// wire over the limit, else nil.
-func frameError(err error) *FrameError {
+// frameError returns the error of a frame of package wire over the
+// limit (err, or an error it wraps), else nil.
+func frameError(eng Engine, err error) error {
 	var fe *wire.FrameSizeError
 	if !errors.As(err, &fe) {
 		return nil
 	}
-	return &FrameError{Frame: frameKind(fe.Type), Size: fe.Size, Limit: fe.Limit}
+	return eng.FrameError(frameKind(fe.Type), fe.Size, fe.Limit)
 }
 
 // frameKind names what a frame of the protocol carries.
@@ -642,20 +542,3 @@ func frameKind(t wire.Type) string {
 	}
 	return t.String()
 }
-
-// ErrWorkerKilled is wrapped by every *WorkerError.
-var ErrWorkerKilled = errors.New("engine: worker killed")
-
-// WorkerError reports an isolated worker that died or was killed during an
-// execution: a crash of the Go runtime (stack overflow, out of memory,
-// concurrent map writes, a panic outside the script's guards), an OS limit,
-// or the host killing it after its grace period.
-type WorkerError struct {
-	Exit isolated.Exit // how the worker ended
-}
-
-// Error renders "engine: worker killed: cause (status)".
-func (e *WorkerError) Error() string { return "engine: worker killed: " + e.Exit.String() }
-
-// Unwrap returns ErrWorkerKilled.
-func (e *WorkerError) Unwrap() error { return ErrWorkerKilled }

@@ -1,4 +1,4 @@
-package engine
+package isolated
 
 import (
 	"bytes"
@@ -8,18 +8,16 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"strings"
 	"time"
 	"unicode/utf8"
 
 	"github.com/toolscript/toolscript/internal/tagged"
 	"github.com/toolscript/toolscript/internal/wire"
-	"github.com/toolscript/toolscript/projection"
 )
 
 // The isolated runtime's protocol, on the frames of package wire:
 //
-//	host -> worker  Call "run" (body wire.Call, args runRequest)   starts a script; the id names the run
+//	host -> worker  Call "run" (body wire.Call, args RunRequest)   starts a script; the id names the run
 //	worker -> host  typeStdout, typeStderr (raw bytes, id = run)   output as the script writes it
 //	worker -> host  Call <tool name> (args: tagged map)            a tool call; exec_id = run id
 //	worker -> host  typeCallKept (body and answer as Call)         a tool call whose arguments the trace may refer to
@@ -37,21 +35,25 @@ const (
 	typeTrace
 	// typeCallKept is a tool call whose arguments the host keeps for the
 	// trace: the worker's trace may name its frame instead of carrying
-	// them again. The worker marks calls so within MaxTraceBytes of
+	// them again. The worker marks calls so within Bounds.TraceBytes of
 	// their encoding, and the host keeps no more than that.
 	typeCallKept
 )
 
 const runCall = "run"
 
-// workerRole is the sandbox role of the engine's workers.
+// MaxFrameBytes bounds a frame of the protocol: engine.MaxFrameBytes,
+// which package engine checks at compile time.
+const MaxFrameBytes = wire.DefaultMaxFrame
+
+// workerRole is the pool role of the engine's workers.
 const workerRole = "engine"
 
-// runRequest is the body of the run call.
-type runRequest struct {
+// RunRequest is the body of the run call.
+type RunRequest struct {
 	Code     string          `json:"code"`
 	Tools    []toolSpec      `json:"tools,omitempty"`
-	Limits   json.RawMessage `json:"limits"`             // Limits, with defaults
+	Limits   json.RawMessage `json:"limits"`             // engine.Limits, with defaults
 	Deadline int64           `json:"deadline,omitempty"` // unix ns; 0: none
 	Globals  json.RawMessage `json:"globals,omitempty"`  // tagged map
 	Grace    time.Duration   `json:"grace"`
@@ -71,7 +73,7 @@ type toolSpec struct {
 type runReply struct {
 	Code            int             `json:"code"`
 	Error           string          `json:"error,omitempty"`
-	Err             *errInfo        `json:"err,omitempty"`
+	Err             *ErrInfo        `json:"err,omitempty"`
 	Value           json.RawMessage `json:"value,omitempty"` // tagged
 	HasValue        bool            `json:"has_value,omitempty"`
 	StdoutTruncated bool            `json:"stdout_truncated,omitempty"`
@@ -88,7 +90,7 @@ type runReply struct {
 //
 //	uvarint  frame id of the tool call that carried the entry's
 //	         arguments, or 0: then the arguments follow
-//	uvarint  flags: 1 the arguments were omitted (ToolCall.ArgsOmitted)
+//	uvarint  flags: 1 the arguments were omitted (Call.ArgsOmitted)
 //	uvarint  length, name
 //	varint   duration (ns)
 //	uvarint  length, error
@@ -99,7 +101,7 @@ type runReply struct {
 
 // appendTrace appends the encoding of an entry of the trace; scratch is
 // scratch space, returned for reuse.
-func appendTrace(b, scratch []byte, frame uint64, tc *ToolCall) ([]byte, []byte) {
+func appendTrace(b, scratch []byte, frame uint64, tc *Call) ([]byte, []byte) {
 	b = binary.AppendUvarint(b, frame)
 	var flags uint64
 	if tc.ArgsOmitted {
@@ -127,11 +129,11 @@ var errBadTrace = errors.New("engine: bad trace from the worker")
 
 // parseTrace reads n entries of a trace frame; args returns the
 // arguments the host decoded for a frame id (nil when unknown).
-func parseTrace(b []byte, n int, args func(frame uint64) map[string]any) ([]ToolCall, error) {
+func parseTrace(b []byte, n int, args func(frame uint64) map[string]any) ([]Call, error) {
 	if n <= 0 || n > len(b) {
 		return nil, errBadTrace
 	}
-	calls := make([]ToolCall, n)
+	calls := make([]Call, n)
 	uvarint := func() (uint64, bool) {
 		v, k := binary.Uvarint(b)
 		if k <= 0 {
@@ -196,8 +198,9 @@ type readyMsg struct {
 	Clean bool `json:"clean"`
 }
 
-// errInfo carries a structured error across the pipe.
-type errInfo struct {
+// ErrInfo carries a structured error across the pipe; Engine.EncodeError
+// and Engine.DecodeError fill and read it.
+type ErrInfo struct {
 	Kind    string          `json:"kind"` // script, panic, limit, exit, tool, text
 	Msg     string          `json:"msg"`  // Error() of the whole error
 	Is      []string        `json:"is,omitempty"`
@@ -211,168 +214,6 @@ type errInfo struct {
 	Code    int             `json:"code,omitempty"`
 	Tool    string          `json:"tool,omitempty"`
 	IsError bool            `json:"is_error,omitempty"` // the panic value was an error
-}
-
-// sentinels are the errors whose identity survives the pipe (errors.Is).
-var sentinels = []struct {
-	name string
-	err  error
-}{
-	{"limit", ErrLimitExceeded},
-	{"unknown_tool", ErrUnknownTool},
-	{"import", ErrImportNotAllowed},
-	{"ended", ErrExecutionEnded},
-	{"closed", ErrClosed},
-	{"deadline", context.DeadlineExceeded},
-	{"canceled", context.Canceled},
-	{"bad_argument", projection.ErrBadArgument},
-	{"frame", ErrFrameTooLarge},
-}
-
-func sentinelNames(err error) []string {
-	var out []string
-	for _, s := range sentinels {
-		if errors.Is(err, s.err) {
-			out = append(out, s.name)
-		}
-	}
-	return out
-}
-
-// remoteError is an error that crossed the pipe: its message, and the
-// sentinels it matched on the other side.
-type remoteError struct {
-	msg string
-	is  []string
-}
-
-func (e *remoteError) Error() string { return e.msg }
-
-// Is reports whether the original error matched target.
-func (e *remoteError) Is(target error) bool {
-	for _, s := range sentinels {
-		if s.err == target {
-			for _, n := range e.is {
-				if n == s.name {
-					return true
-				}
-			}
-		}
-	}
-	return false
-}
-
-func newRemote(msg string, is []string) error {
-	if len(is) == 0 {
-		return errors.New(msg)
-	}
-	// "...: context deadline exceeded" and the like: wrap the sentinel,
-	// as fmt.Errorf("...: %w") did on the other side.
-	for _, s := range sentinels {
-		if len(is) == 1 && is[0] == s.name {
-			if prefix, ok := strings.CutSuffix(msg, ": "+s.err.Error()); ok {
-				return fmt.Errorf("%s: %w", prefix, s.err)
-			}
-		}
-	}
-	return &remoteError{msg: msg, is: is}
-}
-
-// encodeErr describes err for the host.
-func encodeErr(err error) *errInfo {
-	if err == nil {
-		return nil
-	}
-	// Every text is cut as the host cuts it (cutMessage composes), so
-	// the error is rebuilt whole and the reply fits in its frame.
-	cut := func(s string) string {
-		s, _ = cutMessage(s, MaxErrorBytes)
-		return s
-	}
-	ei := &errInfo{Kind: "text", Msg: cut(err.Error()), Is: sentinelNames(err)}
-	var (
-		se *ScriptError
-		pe *PanicError
-		le *LimitError
-		xe *ExitError
-		te *ToolError
-	)
-	switch {
-	case errors.As(err, &se) && se == err:
-		ei.Kind, ei.Line, ei.Column, ei.Text, ei.Source = "script", se.Line, se.Column, cut(se.Msg), cut(se.Source)
-	case errors.As(err, &pe) && pe == err:
-		ei.Kind, ei.Line, ei.Column, ei.Stack = "panic", pe.Line, pe.Col, cut(pe.Stack)
-		if e, ok := pe.Value.(error); ok {
-			ei.IsError, ei.Text = true, cut(e.Error())
-		} else if s, ok := pe.Value.(string); ok {
-			ei.Value, _ = tagged.Marshal(cut(s))
-		} else if v, err := tagged.Marshal(pe.Value); err == nil && len(v) <= MaxErrorBytes {
-			ei.Value = v
-		} else {
-			ei.Text = panicText(pe.Value)
-		}
-	case errors.As(err, &le) && le == err:
-		ei.Kind = "limit"
-		ei.Limit, _ = json.Marshal(le)
-	case errors.As(err, &xe) && xe == err:
-		ei.Kind, ei.Code = "exit", xe.Code
-	case errors.As(err, &te) && te == err:
-		ei.Kind, ei.Tool = "tool", te.Tool
-		if te.Err != nil {
-			ei.Text = cut(te.Err.Error())
-		}
-	}
-	return ei
-}
-
-// decode rebuilds the error on the host.
-func (ei *errInfo) decode() error {
-	if ei == nil {
-		return nil
-	}
-	switch ei.Kind {
-	case "script":
-		se := &ScriptError{Line: ei.Line, Column: ei.Column, Msg: ei.Text, Source: ei.Source}
-		for _, n := range ei.Is {
-			for _, s := range sentinels {
-				if s.name == n && (s.err == ErrImportNotAllowed || s.err == ErrUnknownTool) {
-					se.Err = s.err
-				}
-			}
-		}
-		if se.Error() == ei.Msg {
-			return se
-		}
-	case "panic":
-		pe := &PanicError{Line: ei.Line, Col: ei.Column, Stack: ei.Stack}
-		switch {
-		case ei.IsError:
-			pe.Value = newRemote(ei.Text, ei.Is)
-		case ei.Value != nil:
-			pe.Value, _ = tagged.Unmarshal(ei.Value)
-		default:
-			pe.Value = ei.Text
-		}
-		if pe.Error() == ei.Msg {
-			return pe
-		}
-	case "limit":
-		le := &LimitError{}
-		if json.Unmarshal(ei.Limit, le) == nil && le.Error() == ei.Msg {
-			return le
-		}
-	case "exit":
-		xe := &ExitError{Code: ei.Code}
-		if xe.Error() == ei.Msg {
-			return xe
-		}
-	case "tool":
-		te := &ToolError{Tool: ei.Tool, Err: newRemote(ei.Text, ei.Is)}
-		if te.Error() == ei.Msg {
-			return te
-		}
-	}
-	return newRemote(ei.Msg, ei.Is)
 }
 
 // Tool-call frames are built and parsed by hand: they are the hot path.
@@ -474,7 +315,7 @@ const (
 )
 
 // toolErrorBody encodes a tool's error.
-func toolErrorBody(err error) []byte {
+func toolErrorBody(eng Engine, err error) []byte {
 	kind := wire.KindError
 	switch {
 	case err == context.DeadlineExceeded: //nolint:errorlint // the identity is what crosses
@@ -484,9 +325,9 @@ func toolErrorBody(err error) []byte {
 	}
 	msg := err.Error()
 	if len(msg) > MaxFrameBytes/2 {
-		msg, _ = cutMessage(msg, MaxErrorBytes) // else it could not cross
+		msg, _ = eng.Cut(msg, eng.Bounds().ErrorBytes) // else it could not cross
 	}
-	b, _ := json.Marshal(&toolResult{Error: &wire.Error{Kind: kind, Message: msg}, Is: sentinelNames(err)})
+	b, _ := json.Marshal(&toolResult{Error: &wire.Error{Kind: kind, Message: msg}, Is: eng.EncodeError(err).Is})
 	return b
 }
 
@@ -497,7 +338,7 @@ type toolResult struct {
 }
 
 // parseToolResult reads a tool result frame's body.
-func parseToolResult(body []byte) (any, error) {
+func parseToolResult(eng Engine, body []byte) (any, error) {
 	if bytes.HasPrefix(body, valuePrefix) && len(body) > len(valuePrefix) {
 		v, err := tagged.Unmarshal(body[len(valuePrefix) : len(body)-1])
 		if err != nil {
@@ -518,5 +359,5 @@ func parseToolResult(body []byte) (any, error) {
 	case kindCanceled:
 		return nil, context.Canceled
 	}
-	return nil, newRemote(r.Error.Message, r.Is)
+	return nil, eng.DecodeError(&ErrInfo{Kind: "text", Msg: r.Error.Message, Is: r.Is})
 }

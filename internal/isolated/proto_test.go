@@ -1,4 +1,4 @@
-package engine
+package isolated
 
 import (
 	"encoding/json"

@@ -1,6 +1,7 @@
 // Package wire is the framing and message layer shared by toolscript's
 // process boundaries: the executor's process backend (host and child), the
-// sandbox's isolated script worker and, later, a network transport.
+// isolated runtime's script worker (internal/isolated) and, later, a
+// network transport.
 //
 // # Framing
 //
@@ -38,10 +39,10 @@
 //     stream means the same.
 //
 // Types from [TypeExtension] up are free for layers built on this one (the
-// sandbox's output streaming, for instance); a receiver ignores types it does
+// isolated runtime's output streaming, for instance); a receiver ignores types it does
 // not know, so old peers keep working with new ones.
 //
-// The executor's child answers calls of registered functions. A sandbox
+// The executor's child answers calls of registered functions. An isolated
 // worker reuses the same frames the other way round as well: the host sends a
 // Call named for the script run, and while running it the worker sends Calls
 // for tools, which the host answers with Results on the same pipes.
