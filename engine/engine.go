@@ -5,10 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"go/token"
+	"io"
 	"reflect"
-	"regexp"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -198,10 +197,9 @@ func run(ctx context.Context, code string, ns map[string]projection.ToolProjecti
 
 // interpret compiles and runs a normalised program.
 func (x *execution) interpret(prog *program, surf *surface, symbols *symbolTable, globals map[string]any) CodeResult {
-	diag := &capWriter{limit: 4096}
 	it := interp.New(interp.Options{
 		Stdout:               x.stdout,
-		Stderr:               diag,
+		Stderr:               io.Discard, // panics are read from interp.Panic
 		Stdin:                strings.NewReader(""),
 		Args:                 []string{"script"},
 		Env:                  []string{},
@@ -273,7 +271,7 @@ func (x *execution) interpret(prog *program, surf *surface, symbols *symbolTable
 			}
 			return x.result(CodeLimit, le)
 		}
-		return x.result(CodeError, surf.explain(prog.scriptError(err)))
+		return x.result(CodeError, surf.explain(err, prog.scriptError(err)))
 	}
 	// Run until the script's main returns or the execution's context
 	// ends (timeout, limit, caller, a panicking goroutine).
@@ -340,7 +338,7 @@ func (x *execution) interpret(prog *program, surf *surface, symbols *symbolTable
 		}
 		return x.result(ex.code, &ExitError{Code: ex.code})
 	}
-	return x.result(CodeError, prog.panicError(outcome, raw, x, diag, it))
+	return x.result(CodeError, prog.panicError(outcome, p, x))
 }
 
 // compile compiles src under ctx, turning an interpreter panic into an
@@ -420,20 +418,17 @@ func (x *execution) result(code int, err error) CodeResult {
 	return r
 }
 
-var noSymbolRE = regexp.MustCompile(`^package (\w+) "[^"]*" has no symbol (\w+)$`)
-
-// explain adds to a compile error what the model needs to fix it: the
-// functions a tool package does have.
-func (s *surface) explain(err error) error {
+// explain adds to err, the *ScriptError of the interpreter's compile
+// error cause, what the model needs to fix it: the functions a tool
+// package does have.
+func (s *surface) explain(cause, err error) error {
 	se, ok := err.(*ScriptError)
-	if !ok {
+	var ie *interp.Error
+	if !ok || !errors.As(cause, &ie) || ie.Kind != interp.KindNoSymbol {
 		return err
 	}
-	m := noSymbolRE.FindStringSubmatch(se.Msg)
-	if m == nil {
-		return err
-	}
-	funcs, ok := s.pkgs[m[1]]
+	pkg, name := ie.Package, ie.Name
+	funcs, ok := s.pkgs[pkg]
 	if !ok {
 		return err
 	}
@@ -441,91 +436,64 @@ func (s *surface) explain(err error) error {
 	for _, f := range funcs {
 		names = append(names, f.goName)
 	}
-	if m[1] == toolsPackage {
+	if pkg == toolsPackage {
 		names = append(names, "Call", "Names")
 	}
 	sort.Strings(names)
-	se.Msg = fmt.Sprintf("tool package %s has no function %s; it has %s", m[1], m[2], strings.Join(names, ", "))
+	se.Msg = fmt.Sprintf("tool package %s has no function %s; it has %s", pkg, name, strings.Join(names, ", "))
 	return se
 }
 
-var posRE = regexp.MustCompile(`^(?:[^\s:]*\.go:)?(\d+):(\d+): (.*)$`)
-
 // scriptError turns an interpreter error into a *ScriptError at the
-// model's line and column.
+// model's line and column: those of the *interp.Error it is or wraps.
 func (p *program) scriptError(err error) error {
-	msg, _ := cutMessage(err.Error(), MaxErrorBytes) // before any regexp
+	text := err.Error()
+	var ie *interp.Error
+	line, col := 0, 0
+	if errors.As(err, &ie) {
+		text, line, col = ie.Msg, ie.Pos.Line, ie.Pos.Column
+	}
+	msg, _ := cutMessage(text, MaxErrorBytes)
 	msg = strings.ReplaceAll(msg, rtAlias+".", "")
-	if m := posRE.FindStringSubmatch(msg); m != nil {
-		line, _ := strconv.Atoi(m[1])
-		col, _ := strconv.Atoi(m[2])
-		if line > len(p.lines) {
-			return &ScriptError{Msg: m[3]}
-		}
-		return &ScriptError{Line: line, Column: col, Msg: m[3], Source: p.line(line)}
+	if line == 0 || line > len(p.lines) {
+		return &ScriptError{Msg: msg}
 	}
-	return &ScriptError{Msg: msg}
+	return &ScriptError{Line: line, Column: col, Msg: msg, Source: p.line(line)}
 }
 
-// conversionRE matches the interpreter's message for a failed type
-// assertion to a non-interface type.
-var conversionRE = regexp.MustCompile(`^interface conversion: (.+) is not (.+): missing method\s*$`)
-
-// runtimeMessages maps the interpreter's reflect panics to the run-time
-// errors Go would report for the same script.
-var runtimeMessages = map[string]string{
-	"reflect: slice index out of range":                  "runtime error: index out of range",
-	"reflect: array index out of range":                  "runtime error: index out of range",
-	"reflect: string index out of range":                 "runtime error: index out of range",
-	"reflect: call of reflect.Value.Field on zero Value": "runtime error: invalid memory address or nil pointer dereference",
-	"reflect: call of reflect.Value.Elem on zero Value":  "runtime error: invalid memory address or nil pointer dereference",
-	"reflect: slice bounds out of range":                 "runtime error: slice bounds out of range",
-}
-
-var panicFrameRE = regexp.MustCompile(`panic: main\.(\w+)\(`)
-
-// panicError describes a panic the script did not recover.
-func (p *program) panicError(v, raw any, x *execution, diag *capWriter, it *interp.Interpreter) error {
+// panicError describes a panic the script did not recover: v is its value
+// (unwrapped), p the interpreter's record of it, whose frames give the
+// position and the stack. The interpreter raises Go's run-time errors
+// (index out of range, nil dereference, failed type assertion) with Go's
+// messages.
+func (p *program) panicError(v any, ip interp.Panic, x *execution) error {
 	pe := &PanicError{Value: v}
-	if pos, fn, ok := it.PanicSite(raw); ok && pos.Filename == scriptFile && pos.Line <= len(p.lines) {
-		// Where the interpreter saw the panic start: the panic call, or
-		// the statement that raised a run-time error.
-		pe.Line, pe.Col = pos.Line, pos.Column
-		if fn != "" {
-			pe.Stack = strings.TrimPrefix(fn, "main.")
+	x.mu.Lock()
+	at := x.panicAt
+	x.mu.Unlock()
+	if at[0] > 0 {
+		pe.Line, pe.Col = at[0], at[1]
+	} else if len(ip.Frames) > 0 {
+		// Where the interpreter saw the panic start (a run-time error).
+		if pos := ip.Frames[0].Pos; pos.Filename == scriptFile && pos.Line <= len(p.lines) {
+			pe.Line, pe.Col = pos.Line, pos.Column
 		}
 	}
-	// Errors the interpreter raises carry their own position, and some
-	// run-time errors surface as reflect's messages: say them as Go does.
-	if err, ok := v.(error); ok {
-		// Cut before any regexp: a huge message costs nothing more.
-		msg, _ := cutMessage(err.Error(), MaxErrorBytes)
-		orig := msg
-		if m := posRE.FindStringSubmatch(msg); m != nil {
-			if pe.Line == 0 {
-				pe.Line, _ = strconv.Atoi(m[1])
-				pe.Col, _ = strconv.Atoi(m[2])
-			}
-			msg = m[3]
+	var ie *interp.Error
+	if err, ok := v.(error); ok && errors.As(err, &ie) {
+		// An error the interpreter raised at run time, at its position.
+		if pe.Line == 0 && ie.Pos.Line > 0 {
+			pe.Line, pe.Col = ie.Pos.Line, ie.Pos.Column
 		}
-		if goMsg, ok := runtimeMessages[msg]; ok {
-			msg = goMsg
-		}
-		if m := conversionRE.FindStringSubmatch(msg); m != nil {
-			msg = fmt.Sprintf("interface conversion: interface {} is %s, not %s", m[1], m[2])
-		}
-		if msg != orig {
-			pe.Value = errors.New(msg)
-		}
-	} else if s, ok := v.(string); ok && len(s) < 128 {
-		if goMsg, ok := runtimeMessages[s]; ok {
-			pe.Value = errors.New(goMsg)
-		}
+		msg, _ := cutMessage(ie.Msg, MaxErrorBytes)
+		pe.Value = errors.New(msg)
 	}
-	text, _ := diag.close()
+	// The script's named functions, innermost first.
 	var frames []string
-	for _, m := range panicFrameRE.FindAllStringSubmatch(text, -1) {
-		frames = append(frames, m[1])
+	for _, f := range ip.Frames {
+		if name, ok := strings.CutPrefix(f.Func, "main."); ok && !strings.Contains(name, ".") {
+			frames = append(frames, name)
+		}
 	}
 	pe.Stack = strings.Join(frames, " <- ")
 	return pe
