@@ -132,7 +132,7 @@ func sendError(wr *wire.Writer, id uint64, kind, msg string) {
 func sendResult(wr *wire.Writer, id uint64, t *Task) {
 	v, err := t.Result(0)
 	if err != nil {
-		var pe *PanicError
+		var pe *FuncPanicError
 		switch {
 		case errors.As(err, &pe):
 			_ = wr.Send(wire.TypeResult, id, &wire.Result{Error: &wire.Error{Kind: wire.KindPanic, Message: fmt.Sprint(pe.Value), Stack: pe.Stack}})

@@ -58,7 +58,7 @@ func (c *ExecutionContext) CheckCancelled() error {
 	if c.ctx.Err() == nil {
 		return nil
 	}
-	return &CancelledError{ID: c.ID(), Cause: context.Cause(c.ctx)}
+	return &CancelledError{ID: c.ID(), Err: context.Cause(c.ctx)}
 }
 
 // ReportProgress reports progress to the handle's OnProgress callbacks.

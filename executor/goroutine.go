@@ -5,10 +5,10 @@ import (
 	"sync"
 )
 
-// DefaultMaxWorkers is the worker bound of a GoroutineBackend created with
+// defaultMaxWorkers is the worker bound of a GoroutineBackend created with
 // maxWorkers <= 0: min(32, GOMAXPROCS+4), the default of Python's thread
 // pool, suited to tools that mostly wait on I/O.
-func DefaultMaxWorkers() int { return min(32, runtime.GOMAXPROCS(0)+4) }
+func defaultMaxWorkers() int { return min(32, runtime.GOMAXPROCS(0)+4) }
 
 // GoroutineBackend runs functions on a bounded set of worker goroutines in
 // this process (the Python ToolRegistry's
@@ -26,10 +26,12 @@ type GoroutineBackend struct {
 var _ Backend = (*GoroutineBackend)(nil)
 
 // NewGoroutineBackend returns a backend running at most maxWorkers functions
-// at once; maxWorkers <= 0 means DefaultMaxWorkers().
+// at once. Zero (or a negative value, as a bound of workers cannot be
+// lifted) means the default: min(32, GOMAXPROCS+4), the default of
+// Python's thread pool, suited to tools that mostly wait on I/O.
 func NewGoroutineBackend(maxWorkers int) *GoroutineBackend {
 	if maxWorkers <= 0 {
-		maxWorkers = DefaultMaxWorkers()
+		maxWorkers = defaultMaxWorkers()
 	}
 	b := &GoroutineBackend{}
 	b.d.init(maxWorkers, func(w *worker) { go b.work(w) })

@@ -104,7 +104,7 @@ func TestGoroutineBackend_PanicStack(t *testing.T) {
 	b := executor.NewGoroutineBackend(1)
 	defer b.Shutdown(true)
 	_, err := b.Submit(boom, nil).Result(0)
-	var pe *executor.PanicError
+	var pe *executor.FuncPanicError
 	require.ErrorAs(t, err, &pe)
 	assert.Equal(t, "boom", pe.Value)
 	assert.Contains(t, pe.Stack, "executor_test.boom")

@@ -128,6 +128,6 @@ func TestInvoke(t *testing.T) {
 	_, err = executor.Invoke(nil, "nope", nil)
 	require.ErrorIs(t, err, executor.ErrBadFunc)
 	_, err = executor.Invoke(nil, boom, nil)
-	var pe *executor.PanicError
+	var pe *executor.FuncPanicError
 	require.ErrorAs(t, err, &pe)
 }

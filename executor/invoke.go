@@ -56,11 +56,11 @@ func resolve(fn any) (any, fnKind, string, error) {
 	return fn, k, "", nil
 }
 
-// call runs fn, turning a panic into *PanicError.
+// call runs fn, turning a panic into *FuncPanicError.
 func call(ec *ExecutionContext, fn any, k fnKind, kwargs map[string]any) (v any, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			v, err = nil, &PanicError{Value: r, Stack: string(debug.Stack())}
+			v, err = nil, &FuncPanicError{Value: r, Stack: string(debug.Stack())}
 		}
 	}()
 	switch k {
@@ -76,7 +76,7 @@ func call(ec *ExecutionContext, fn any, k fnKind, kwargs map[string]any) (v any,
 // Invoke calls fn, of any shape Submit accepts, with kwargs, passing ec to
 // functions that declare an ExecutionContext or a context.Context (nil
 // means an ExecutionContext that is never cancelled). A panic in fn becomes a
-// *PanicError; an unsupported fn an error wrapping ErrBadFunc. Custom
+// *FuncPanicError; an unsupported fn an error wrapping ErrBadFunc. Custom
 // backends use it between Task.Start and Task.Finish.
 func Invoke(ec *ExecutionContext, fn any, kwargs map[string]any) (any, error) {
 	f, k, _, err := resolve(fn)

@@ -6,18 +6,17 @@ import (
 )
 
 // SubmitOption sets a per-call option of Backend.Submit. Options only record
-// values; they never fail.
-type SubmitOption func(*SubmitOptions)
+// values; they never fail. A custom backend applies them with NewTask.
+type SubmitOption func(*submitOptions)
 
-// SubmitOptions is the result of applying SubmitOptions, for backends
-// implemented outside this package (see CollectOptions).
-type SubmitOptions struct {
+// submitOptions is the result of applying SubmitOption values.
+type submitOptions struct {
 	// ID is the execution id; "" means an id chosen by the backend, unique
 	// within the process.
 	ID string
 	// Timeout bounds the run time, counted from the start of the run (time
 	// spent queued does not count); 0 means no limit. A run over the limit
-	// is Failed with an error matching ErrTimeout.
+	// is Failed with a *TimeoutError.
 	Timeout time.Duration
 	// Context, when not nil, cancels the execution (pending or running)
 	// when it is done, and is the parent of the context the function sees.
@@ -28,32 +27,34 @@ type SubmitOptions struct {
 }
 
 // WithID sets the execution id reported by Handle.ID.
-func WithID(id string) SubmitOption { return func(o *SubmitOptions) { o.ID = id } }
+func WithID(id string) SubmitOption { return func(o *submitOptions) { o.ID = id } }
 
-// WithTimeout limits the execution's run time; d <= 0 means no limit.
+// WithTimeout limits the execution's run time, counted from the start of
+// the run. Zero means the default, no limit, and so does a negative d (as
+// engine.Unlimited does for the engine's limits).
 func WithTimeout(d time.Duration) SubmitOption {
-	return func(o *SubmitOptions) { o.Timeout = max(d, 0) }
+	return func(o *submitOptions) { o.Timeout = max(d, 0) }
 }
 
 // WithContext ties the execution to ctx: when ctx is done the execution is
 // cancelled with ctx's cause, and ctx's values reach the function.
 func WithContext(ctx context.Context) SubmitOption {
-	return func(o *SubmitOptions) { o.Context = ctx }
+	return func(o *submitOptions) { o.Context = ctx }
 }
 
 // WithProgress registers cb for progress reports before the execution can
 // start (Handle.OnProgress registered after Submit may miss early reports,
 // though it sees the latest).
 func WithProgress(cb func(Progress)) SubmitOption {
-	return func(o *SubmitOptions) { o.Progress = cb }
+	return func(o *submitOptions) { o.Progress = cb }
 }
 
-// CollectOptions applies opts in order and returns the result.
-func CollectOptions(opts ...SubmitOption) SubmitOptions {
+// collectOptions applies opts in order and returns the result.
+func collectOptions(opts ...SubmitOption) submitOptions {
 	if len(opts) == 0 {
-		return SubmitOptions{} // no allocation on the common path
+		return submitOptions{} // no allocation on the common path
 	}
-	o := new(SubmitOptions)
+	o := new(submitOptions)
 	for _, opt := range opts {
 		if opt != nil {
 			opt(o)

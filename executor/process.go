@@ -303,7 +303,7 @@ func decodeResult(f wire.Frame) (any, error) {
 	if e := r.Error; e != nil {
 		switch e.Kind {
 		case wire.KindPanic:
-			return nil, &PanicError{Value: e.Message, Stack: e.Stack}
+			return nil, &FuncPanicError{Value: e.Message, Stack: e.Stack}
 		case wire.KindUnknown:
 			return nil, fmt.Errorf("%w in the child: %s", ErrNotRegistered, e.Message)
 		case wire.KindError:

@@ -113,7 +113,7 @@ func TestProcessBackend_Outcomes(t *testing.T) {
 		require.ErrorAs(t, err, &re)
 		assert.Equal(t, "tool failed: x", re.Message)
 		_, err = b.Submit(boom, nil).Result(0)
-		var pe *executor.PanicError
+		var pe *executor.FuncPanicError
 		require.ErrorAs(t, err, &pe)
 		assert.Equal(t, "boom", pe.Value)
 		assert.Contains(t, pe.Stack, "executor_test.boom")

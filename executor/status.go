@@ -44,9 +44,9 @@ func (s Status) String() string {
 // Terminal reports whether s is final: Completed, Failed or Cancelled.
 func (s Status) Terminal() bool { return s == Completed || s == Failed || s == Cancelled }
 
-// CanTransition reports whether an execution may move from one status to
+// canTransition reports whether an execution may move from one status to
 // another, following the table in the documentation of [Status].
-func CanTransition(from, to Status) bool {
+func canTransition(from, to Status) bool {
 	switch from {
 	case Pending:
 		return to == Running || to == Cancelled || to == Failed

@@ -177,8 +177,10 @@ func TestErrors(t *testing.T) {
 		prefix string
 	}{
 		{"timeout", executor.ErrTimeout, []error{context.DeadlineExceeded}, "executor: "},
-		{"cancelled", &executor.CancelledError{ID: "x", Cause: executor.ErrShutdown}, []error{executor.ErrCancelled, executor.ErrShutdown}, "executor: execution x cancelled"},
-		{"panic of error", &executor.PanicError{Value: errSentinel}, []error{errSentinel}, "executor: panic: sentinel"},
+		{"timeout error", &executor.TimeoutError{Timeout: time.Second}, []error{executor.ErrTimeout, context.DeadlineExceeded}, "executor: execution timed out after 1s"},
+		{"cancelled by a timeout", &executor.CancelledError{ID: "y", Err: &executor.TimeoutError{Timeout: time.Second}}, []error{executor.ErrCancelled, executor.ErrTimeout, context.DeadlineExceeded}, "executor: execution y cancelled: executor: execution timed out after 1s"},
+		{"cancelled", &executor.CancelledError{ID: "x", Err: executor.ErrShutdown}, []error{executor.ErrCancelled, executor.ErrShutdown}, "executor: execution x cancelled"},
+		{"panic of error", &executor.FuncPanicError{Value: errSentinel}, []error{errSentinel}, "executor: panic: sentinel"},
 		{"result timeout", executor.ErrResultTimeout, nil, "executor: "},
 		{"remote", &executor.RemoteError{Message: "Tool Failed"}, nil, "Tool Failed"},
 	}
@@ -191,5 +193,17 @@ func TestErrors(t *testing.T) {
 		})
 	}
 	assert.False(t, errors.Is(executor.ErrShutdown, executor.ErrCancelled))
-	assert.Nil(t, (&executor.PanicError{Value: "x"}).Unwrap())
+	assert.Nil(t, (&executor.FuncPanicError{Value: "x"}).Unwrap())
+}
+
+// TestTimeoutError_As checks that the sentinel ErrTimeout has an exported
+// type: errors.As finds the bound of a run that timed out.
+func TestTimeoutError_As(t *testing.T) {
+	h := executor.NewInlineBackend().Submit(sleepCoop, map[string]any{"ms": 60_000}, executor.WithTimeout(time.Millisecond))
+	_, err := h.Result(0)
+	var te *executor.TimeoutError
+	require.ErrorAs(t, err, &te)
+	assert.Equal(t, time.Millisecond, te.Timeout)
+	assert.ErrorIs(t, err, executor.ErrTimeout)
+	require.ErrorAs(t, executor.ErrTimeout, &te)
 }

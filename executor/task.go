@@ -20,7 +20,7 @@ type Handle interface {
 	Status() Status
 	// Result blocks until the execution ends or timeout passes (timeout <= 0
 	// waits for ever). It returns the function's value, or its error
-	// (*CancelledError, an error matching ErrTimeout, *PanicError, ...);
+	// (*CancelledError, *TimeoutError, *FuncPanicError, ...);
 	// ErrResultTimeout means the wait ended first and the execution goes on.
 	Result(timeout time.Duration) (any, error)
 	// Cancel requests cancellation and reports whether it took effect, that
@@ -88,9 +88,9 @@ var _ Handle = (*Task)(nil)
 // NewTask returns a Pending task configured by the options a backend's
 // Submit received: its id, run timeout, parent context and progress
 // callback. When the WithContext context ends, the task is cancelled.
-func NewTask(opts ...SubmitOption) *Task { return newTask(CollectOptions(opts...)) }
+func NewTask(opts ...SubmitOption) *Task { return newTask(collectOptions(opts...)) }
 
-func newTask(o SubmitOptions) *Task {
+func newTask(o submitOptions) *Task {
 	t := &Task{seq: taskSeq.Add(1), id: o.ID, parent: o.Context, timeout: o.Timeout}
 	if o.Progress != nil {
 		t.listeners = []func(Progress){o.Progress}
@@ -161,7 +161,7 @@ func (t *Task) Result(timeout time.Duration) (any, error) {
 func (t *Task) Cancel() bool { return t.cancelWith(context.Canceled) }
 
 func (t *Task) cancelWith(cause error) bool {
-	return t.end(Cancelled, nil, &CancelledError{ID: t.ID(), Cause: cause}, cause, false)
+	return t.end(Cancelled, nil, &CancelledError{ID: t.ID(), Err: cause}, cause, false)
 }
 
 // OnProgress implements Handle.
@@ -237,7 +237,7 @@ func (t *Task) start(withCtx bool) (*ExecutionContext, bool) {
 }
 
 func (t *Task) expire() {
-	err := newTimeoutError(t.timeout)
+	err := &TimeoutError{Timeout: t.timeout}
 	t.end(Failed, nil, err, err, false)
 }
 
@@ -254,7 +254,7 @@ func (t *Task) Finish(value any, err error) bool {
 	t.mu.Unlock()
 	if ctx != nil && ctx.Err() != nil {
 		cause := context.Cause(ctx)
-		return t.end(Cancelled, nil, &CancelledError{ID: t.ID(), Cause: cause}, cause, true)
+		return t.end(Cancelled, nil, &CancelledError{ID: t.ID(), Err: cause}, cause, true)
 	}
 	return t.end(Failed, nil, err, nil, true)
 }
@@ -273,7 +273,7 @@ func (t *Task) Fail(err error) bool {
 // With fromRunning it only leaves Running.
 func (t *Task) end(to Status, value any, err, cause error, fromRunning bool) bool {
 	t.mu.Lock()
-	if !CanTransition(t.status, to) || (fromRunning && t.status != Running) {
+	if !canTransition(t.status, to) || (fromRunning && t.status != Running) {
 		t.mu.Unlock()
 		return false
 	}

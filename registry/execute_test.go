@@ -101,7 +101,7 @@ func TestRegistry_ExecuteToolCalls(t *testing.T) {
 			}
 		})
 	}
-	var pe *executor.PanicError
+	var pe *executor.FuncPanicError
 	res, _ := results.Get("c4")
 	require.ErrorAs(t, res.Err, &pe)
 	var ce *registry.CallError

@@ -59,8 +59,8 @@ type config struct {
 // Spinoff and every export. New panics on any other value.
 func WithSeparator(sep Separator) Option { return func(c *config) { c.sep = sep } }
 
-// WithMaxWorkers bounds the goroutine backend the registry starts;
-// n <= 0 means executor.DefaultMaxWorkers().
+// WithMaxWorkers bounds the goroutine backend the registry starts. Zero
+// (or a negative n) means the default of executor.NewGoroutineBackend.
 func WithMaxWorkers(n int) Option { return func(c *config) { c.maxWorkers = n } }
 
 // WithProcessConfig configures the process backend the registry starts on
