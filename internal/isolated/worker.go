@@ -1,4 +1,4 @@
-package engine
+package isolated
 
 import (
 	"context"
@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"reflect"
 	"runtime"
 	"sync"
@@ -14,61 +13,31 @@ import (
 	"time"
 	"unsafe"
 
-	"github.com/toolscript/toolscript/internal/isolated"
 	"github.com/toolscript/toolscript/internal/tagged"
 	"github.com/toolscript/toolscript/internal/wire"
 	"github.com/toolscript/toolscript/internal/yaegi/interp"
 	"github.com/toolscript/toolscript/projection"
 )
 
-// MaybeServeWorker turns this process into an isolated-runtime worker when
-// it was started as one (by NewIsolated), and exits when the host is done
-// with it. Otherwise it returns at once. Call it first in main, and in
-// TestMain of tests that use the isolated runtime:
-//
-//	func main() {
-//		engine.MaybeServeWorker()
-//		...
-//	}
-func MaybeServeWorker() {
-	if !isolated.IsWorker() || isolated.Role() != workerRole {
-		return
-	}
-	code, err := ServeWorker()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-	}
-	os.Exit(code)
-}
+// IsEngineWorker reports whether this process was started as a worker
+// of a Host.
+func IsEngineWorker() bool { return IsWorker() && Role() == workerRole }
 
-// ServeWorker is the worker's life: it applies the OS limits the host
-// chose (see package sandbox), builds the symbol tables, says hello and
-// runs the scripts the host sends, one at a time, on an in-process Engine
-// whose tools forward each call to the host. It returns the exit status
-// when the host closes the pipe or asks the worker to stop. Outside a
-// worker process it fails at once.
-func ServeWorker() (int, error) {
-	eng := New(Config{})
-	return isolated.Serve(isolated.ServeConfig{
-		Warm: func() error {
-			res, err := eng.Execute(context.Background(), `fmt.Sprint(1)`, nil)
-			if err != nil {
-				return err
-			}
-			if res.ReturnCode != CodeOK {
-				return fmt.Errorf("engine: warm-up script failed: %s", res.Error)
-			}
-			return nil
-		},
-		Serve: func(c *isolated.Conn) error {
-			ws := newWorkerServer(c, eng)
-			ws.state = takeStateBaseline() // before any script runs
-			return ws.serve()
+// ServeEngine is the life of a Host's worker: it applies the OS limits the
+// host chose, warms eng up, says hello and runs the scripts the host
+// sends, one at a time, on eng, whose tools forward each call to the
+// host. It returns the exit status when the host closes the pipe or asks
+// the worker to stop. Outside a worker process it fails at once.
+func ServeEngine(eng Engine) (int, error) {
+	return Serve(ServeConfig{
+		Warm: eng.Warm,
+		Serve: func(c *Conn) error {
+			return newWorkerServer(c, eng).serve()
 		},
 	})
 }
 
-// workerServer is the worker side of the protocol (see isolated_proto.go).
+// workerServer is the worker side of the protocol (see proto.go).
 //
 // The host's frames are read by whoever holds rmu: the serve loop, or a
 // tool call waiting for its answer. A tool call reads the pipe itself
@@ -81,10 +50,9 @@ func ServeWorker() (int, error) {
 // tools without pause the host's frames are handled at once, and a
 // cancellation waits at most about 2*parkCheck otherwise.
 type workerServer struct {
-	c     *isolated.Conn
-	eng   *Engine
-	state stateBaseline // the package state at start
-	seq   atomic.Uint64 // tool call ids
+	c   *Conn
+	eng Engine
+	seq atomic.Uint64 // tool call ids
 
 	rmu     sync.Mutex    // held to read c.R
 	kick    chan struct{} // wakes the parked serve loop (buffered, 1)
@@ -103,11 +71,14 @@ type workerServer struct {
 	wg        sync.WaitGroup
 }
 
+// errRunEnded ends the context of a worker's run once it has answered.
+var errRunEnded = errors.New("engine: execution ended")
+
 // parkCheck is how often the parked serve loop checks whether tool calls
 // are still coming.
 const parkCheck = 500 * time.Microsecond
 
-func newWorkerServer(c *isolated.Conn, eng *Engine) *workerServer {
+func newWorkerServer(c *Conn, eng Engine) *workerServer {
 	return &workerServer{
 		c: c, eng: eng, pending: map[uint64]chan wire.Frame{},
 		kick: make(chan struct{}, 1), ended: make(chan struct{}),
@@ -230,7 +201,7 @@ func (ws *workerServer) handle(f wire.Frame) {
 			_ = ws.c.W.Send(wire.TypeResult, f.ID, &wire.Result{Error: &wire.Error{Kind: wire.KindUnknown, Message: fmt.Sprintf("engine: worker: bad call %q: %v", c.Name, err)}})
 			return
 		}
-		var req runRequest
+		var req RunRequest
 		if err := json.Unmarshal(c.Args, &req); err != nil {
 			_ = ws.c.W.Send(wire.TypeResult, f.ID, &wire.Result{Error: &wire.Error{Kind: wire.KindBadArgs, Message: err.Error()}})
 			return
@@ -253,19 +224,19 @@ func (ws *workerServer) handle(f wire.Frame) {
 }
 
 // run executes one script and answers the host.
-func (ws *workerServer) run(ctx context.Context, cancel context.CancelCauseFunc, id uint64, req *runRequest) {
+func (ws *workerServer) run(ctx context.Context, cancel context.CancelCauseFunc, id uint64, req *RunRequest) {
 	base := runtime.NumGoroutine()
-	reply, trace := ws.execute(ctx, id, req)
+	reply, trace, changed := ws.execute(ctx, id, req)
 	// The serve loop reads again (the next run comes through it).
 	ws.wake()
-	reply.Retire = !isolated.SetRunCPU(req.RunCPU)
+	reply.Retire = !SetRunCPU(req.RunCPU)
 	// A run that changed the package state it could reach retires the
-	// worker (see stateBaseline).
-	reply.Retire = reply.Retire || ws.state.changed(req.Code)
-	cancel(errEnded)
+	// worker (see Outcome.StateChanged).
+	reply.Retire = reply.Retire || changed
+	cancel(errRunEnded)
 	if reply.Trace > 0 {
 		if err := ws.c.W.Write(wire.Frame{Type: typeTrace, ID: id, Body: trace}); err != nil {
-			reply.Trace, reply.TraceTruncated = 0, true // cannot happen within MaxTraceBytes
+			reply.Trace, reply.TraceTruncated = 0, true // cannot happen within Bounds.TraceBytes
 		}
 	}
 	// A wire.Result built by hand: marshalling one around the reply
@@ -273,9 +244,9 @@ func (ws *workerServer) run(ctx context.Context, cancel context.CancelCauseFunc,
 	body, err := json.Marshal(&reply)
 	if err == nil && len(body)+len(valuePrefix)+1+wire.HeaderSize-4 > MaxFrameBytes {
 		// Only the value can be this large: say so instead.
-		fe := &FrameError{Frame: "result", Size: len(body) + len(valuePrefix) + 1 + wire.HeaderSize - 4, Limit: MaxFrameBytes}
+		fe := ws.eng.FrameError("result", len(body)+len(valuePrefix)+1+wire.HeaderSize-4, MaxFrameBytes)
 		reply.Value, reply.HasValue = nil, false
-		reply.Code, reply.Error, reply.Err = CodeError, "engine: the script's result value cannot cross to the host: "+fe.Error(), encodeErr(fe)
+		reply.Code, reply.Error, reply.Err = CodeError, "engine: the script's result value cannot cross to the host: "+fe.Error(), ws.eng.EncodeError(fe)
 		body, err = json.Marshal(&reply)
 	}
 	if err != nil {
@@ -292,19 +263,17 @@ func (ws *workerServer) run(ctx context.Context, cancel context.CancelCauseFunc,
 	_ = ws.c.W.Send(typeReady, id, &readyMsg{Clean: clean})
 }
 
-func (ws *workerServer) execute(ctx context.Context, id uint64, req *runRequest) (runReply, []byte) {
-	var limits Limits
-	if err := json.Unmarshal(req.Limits, &limits); err != nil {
-		return runReply{Code: CodeError, Error: "engine: worker: bad limits: " + err.Error()}, nil
-	}
+// execute runs the script of req on the engine; it reports whether the
+// run changed the package state it could reach.
+func (ws *workerServer) execute(ctx context.Context, id uint64, req *RunRequest) (runReply, []byte, bool) {
 	if req.Deadline > 0 {
 		var stop context.CancelFunc
 		ctx, stop = context.WithDeadline(ctx, time.Unix(0, req.Deadline))
 		defer stop()
 	}
-	isolated.SetRunCPU(req.RunCPU)
+	SetRunCPU(req.RunCPU)
 	ns := make(map[string]projection.ToolProjection, len(req.Tools))
-	log := &callLog{}
+	log := &callLog{max: int64(ws.eng.Bounds().TraceBytes)}
 	for _, t := range req.Tools {
 		rt := &remoteTool{spec: t, ws: ws, run: id, log: log}
 		if t.Namespaced {
@@ -313,48 +282,36 @@ func (ws *workerServer) execute(ctx context.Context, id uint64, req *runRequest)
 			ns[t.Name] = rt
 		}
 	}
-	opts := []Option{
-		WithLimits(limits),
-		WithStdout(&frameWriter{w: ws.c.W, typ: typeStdout, id: id}),
-		WithStderr(&frameWriter{w: ws.c.W, typ: typeStderr, id: id}),
-	}
-	if len(req.Globals) > 0 {
-		g, err := tagged.UnmarshalMap(req.Globals)
-		if err != nil {
-			return runReply{Code: CodeError, Error: "engine: worker: bad globals: " + err.Error()}, nil
-		}
-		opts = append(opts, WithExtraGlobals(g))
-	}
-	res, err := ws.eng.Execute(ctx, req.Code, ns, opts...)
-	if err != nil {
-		return runReply{Code: CodeError, Error: err.Error(), Err: encodeErr(err)}, nil
-	}
+	res := ws.eng.Run(ctx, req, ns,
+		&frameWriter{w: ws.c.W, typ: typeStdout, id: id},
+		&frameWriter{w: ws.c.W, typ: typeStderr, id: id})
 	reply := runReply{
-		Code: res.ReturnCode, Error: res.Error, Err: encodeErr(res.Err),
+		Code: res.Code, Error: res.Error, Err: ws.eng.EncodeError(res.Err),
 		StdoutTruncated: res.StdoutTruncated, StderrTruncated: res.StderrTruncated,
-		ErrorTruncated: res.ErrorTruncated, TraceTruncated: res.ToolCallsTruncated,
+		ErrorTruncated: res.ErrorTruncated, TraceTruncated: res.CallsTruncated,
 	}
 	var trace []byte
-	if len(res.ToolCalls) > 0 {
-		reply.Trace, trace = len(res.ToolCalls), log.trace(res.ToolCalls)
+	if len(res.Calls) > 0 {
+		reply.Trace, trace = len(res.Calls), log.trace(res.Calls)
 	}
 	if res.Value != nil {
 		v, err := tagged.Marshal(res.Value)
-		if err != nil && res.ReturnCode == CodeOK {
+		if err != nil && res.Code == CodeOK {
 			// Not silently dropped: the script's answer is missing.
 			err = fmt.Errorf("engine: the script's result value (%T) cannot cross to the host: %w", res.Value, err)
-			reply.Code, reply.Error, reply.Err = CodeError, err.Error(), encodeErr(err)
+			reply.Code, reply.Error, reply.Err = CodeError, err.Error(), ws.eng.EncodeError(err)
 		} else if err == nil {
 			reply.Value, reply.HasValue = v, true
 		}
 	}
-	return reply, trace
+	return reply, trace, res.StateChanged
 }
 
 // callLog records the tool-call frames of a run, so that the trace can
 // name the frame that carried each call's arguments instead of carrying
 // them again.
 type callLog struct {
+	max    int64 // Bounds.TraceBytes
 	mu     sync.Mutex
 	recs   []callRec
 	logged atomic.Int64 // bytes of arguments' encodings reserved for logging
@@ -367,12 +324,12 @@ const maxLoggedArgs = 16 << 10
 
 // reserve reports whether a call whose arguments encode in n bytes is to
 // be logged: the host keeps the arguments of such calls (typeCallKept),
-// no more than MaxTraceBytes of them.
+// no more than Bounds.TraceBytes of them.
 func (l *callLog) reserve(n int) bool {
 	if n > maxLoggedArgs {
 		return false
 	}
-	if l.logged.Add(int64(n)) > MaxTraceBytes {
+	if l.logged.Add(int64(n)) > l.max {
 		l.logged.Add(-int64(n))
 		return false
 	}
@@ -405,7 +362,7 @@ func (l *callLog) add(args map[string]any, name string, frame uint64, data []byt
 // were sent; a mismatch only costs the arguments. A trace that would not
 // fit in its frame is sent without the arguments it carries (marked
 // omitted).
-func (l *callLog) trace(calls []ToolCall) []byte {
+func (l *callLog) trace(calls []Call) []byte {
 	b := l.encodeTrace(calls, false)
 	if len(b)+wire.HeaderSize-4 > MaxFrameBytes {
 		b = l.encodeTrace(calls, true)
@@ -413,7 +370,7 @@ func (l *callLog) trace(calls []ToolCall) []byte {
 	return b
 }
 
-func (l *callLog) encodeTrace(calls []ToolCall, omit bool) []byte {
+func (l *callLog) encodeTrace(calls []Call, omit bool) []byte {
 	l.mu.Lock()
 	recs := l.recs[:len(l.recs):len(l.recs)]
 	l.mu.Unlock()
@@ -503,7 +460,7 @@ func (t *remoteTool) Doc() string  { return t.spec.Doc }
 func (t *remoteTool) Call(ctx context.Context, args map[string]any) (any, error) {
 	body, at, err := appendToolCallAt(nil, t.spec.Name, args, t.run)
 	if err != nil {
-		return nil, &ToolError{Tool: t.spec.Name, Err: fmt.Errorf("engine: the arguments cannot cross to the host: %w", err)}
+		return nil, t.ws.eng.ToolError(t.spec.Name, fmt.Errorf("engine: the arguments cannot cross to the host: %w", err))
 	}
 	ws := t.ws
 	id := ws.seq.Add(1)
@@ -523,16 +480,16 @@ func (t *remoteTool) Call(ctx context.Context, args map[string]any) (any, error)
 		ws.mu.Lock()
 		delete(ws.pending, id)
 		ws.mu.Unlock()
-		if fe := frameError(err); fe != nil {
+		if fe := frameError(ws.eng, err); fe != nil {
 			err = fmt.Errorf("engine: the arguments cannot cross to the host: %w", fe)
 		}
-		return nil, &ToolError{Tool: t.spec.Name, Err: err}
+		return nil, ws.eng.ToolError(t.spec.Name, err)
 	}
 	if logged {
 		t.log.add(args, t.spec.Name, id, data)
 	}
 	if f, ok := ws.spinAnswer(ctx, ch); ok {
-		return parseToolResult(f.Body)
+		return parseToolResult(ws.eng, f.Body)
 	}
 	// Past the spin: the serve loop reads, this call parks.
 	ws.parked.Add(1)
@@ -540,7 +497,7 @@ func (t *remoteTool) Call(ctx context.Context, args map[string]any) (any, error)
 	ws.wake()
 	select {
 	case f := <-ch:
-		return parseToolResult(f.Body)
+		return parseToolResult(ws.eng, f.Body)
 	case <-ctx.Done():
 		ws.mu.Lock()
 		delete(ws.pending, id)
@@ -580,7 +537,7 @@ func (ws *workerServer) spinAnswer(ctx context.Context, ch chan wire.Frame) (wir
 		if ctx.Err() != nil || time.Now().After(deadline) {
 			return wire.Frame{}, false
 		}
-		isolated.Yield(i)
+		Yield(i)
 	}
 }
 
