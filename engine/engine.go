@@ -468,13 +468,9 @@ func (p *program) scriptError(err error) error {
 // messages.
 func (p *program) panicError(v any, ip interp.Panic, x *execution) error {
 	pe := &PanicError{Value: v}
-	x.mu.Lock()
-	at := x.panicAt
-	x.mu.Unlock()
-	if at[0] > 0 {
-		pe.Line, pe.Col = at[0], at[1]
-	} else if len(ip.Frames) > 0 {
-		// Where the interpreter saw the panic start (a run-time error).
+	if len(ip.Frames) > 0 {
+		// Where the interpreter saw the panic start: the panic call, or
+		// the statement that raised a run-time error.
 		if pos := ip.Frames[0].Pos; pos.Filename == scriptFile && pos.Line <= len(p.lines) {
 			pe.Line, pe.Col = pos.Line, pos.Column
 		}
