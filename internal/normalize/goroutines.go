@@ -18,14 +18,21 @@ import (
 //
 //	__ts.GoStart(); go func() { defer func() { __ts.GoEnd(recover()) }(); ... }()
 //
-// and go f(a, b) becomes
+// and go x.f(a, b) becomes
 //
-//	{ __ts_g1_0, __ts_g1_1 := a, b; __ts.GoStart(); go func() { defer ...; f(__ts_g1_0, __ts_g1_1) }() }
+//	{ __ts_g1_f, __ts_g1_0, __ts_g1_1 := x.f, a, b; __ts.GoStart(); go func() { defer ...; __ts_g1_f(__ts_g1_0, __ts_g1_1) }() }
 //
-// which evaluates f's arguments at the go statement, in the goroutine
-// that runs it, as Go does (literal arguments are left in place); a
-// variadic call keeps its ellipsis. GoStart refuses a goroutine beyond
-// the bound; GoEnd releases it and reports the panic it recovered.
+// which evaluates the function value and the arguments at the go
+// statement, in the goroutine that runs it, as Go does: a later
+// assignment to f or a does not change the call. (x.f as a method value
+// should bind x too; the interpreter's method values bind the variable
+// instead, a gap scripts/testdata/norm_go_method_value.gos pins.)
+// Literal arguments are left in place, and so is a function that cannot
+// change or cannot be a value: a builtin, a function the file declares
+// (perhaps generic), a function of an imported package whose name the
+// script does not declare. A variadic call keeps its ellipsis. GoStart
+// refuses a goroutine beyond the bound; GoEnd releases it and reports the
+// panic it recovered.
 //
 // Insertions keep lines in place; a replaced statement is followed by a
 // line directive back to the model's position.
@@ -33,13 +40,20 @@ import (
 // Pinned by scripts/testdata/adversarial/goroutine_bomb_named.gos (go
 // f(x)), goroutine_bomb.gos (go func literals), and goroutine_panic.gos
 // and goroutine_index_out_of_range.gos (without the guard, their panics
-// crash the host).
-func rewriteGo(src string, fset *token.FileSet, file *ast.File) []edit {
+// crash the host), and scripts/testdata/norm_go_evaluates_call.gos (the
+// function value).
+func (p *Program) rewriteGo(src string, fset *token.FileSet, file *ast.File) []edit {
 	var edits []edit
 	off := func(p token.Pos) int { return fset.Position(p).Offset }
 	text := func(n ast.Node) string { return src[off(n.Pos()):off(n.End())] }
 	guard := "defer func() { " + RuntimeAlias + ".GoEnd(recover()) }(); "
 	g := 0
+	funcs := map[string]bool{}
+	for _, d := range file.Decls {
+		if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil {
+			funcs[fd.Name.Name] = true
+		}
+	}
 	ast.Inspect(file, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.GoStmt:
@@ -50,9 +64,16 @@ func rewriteGo(src string, fset *token.FileSet, file *ast.File) []edit {
 					edit{off: off(fl.Body.Lbrace) + 1, text: guard})
 				return true
 			}
-			// go f(a, b): evaluate a and b now, as Go does.
+			// go f(a, b): evaluate f, a and b now, as Go does.
 			g++
 			var names, values, args []string
+			fun := text(call.Fun)
+			if !p.constantFunc(call.Fun, funcs, file) {
+				name := fmt.Sprintf("%s_g%d_f", RuntimeAlias, g)
+				names = append(names, name)
+				values = append(values, fun)
+				fun = name
+			}
 			for i, a := range call.Args {
 				if isLiteral(a) {
 					args = append(args, text(a))
@@ -72,7 +93,7 @@ func rewriteGo(src string, fset *token.FileSet, file *ast.File) []edit {
 			if call.Ellipsis.IsValid() {
 				ellipsis = "..."
 			}
-			fmt.Fprintf(&b, "%s.GoStart(); go func() { %s%s(%s%s) }() }", RuntimeAlias, guard, text(call.Fun), strings.Join(args, ", "), ellipsis)
+			fmt.Fprintf(&b, "%s.GoStart(); go func() { %s%s(%s%s) }() }", RuntimeAlias, guard, fun, strings.Join(args, ", "), ellipsis)
 			end := fset.Position(n.End())
 			b.WriteString(lineDirective(end.Line, end.Column))
 			edits = append(edits, edit{off: off(n.Pos()), end: off(n.End()), text: b.String()})
@@ -81,4 +102,26 @@ func rewriteGo(src string, fset *token.FileSet, file *ast.File) []edit {
 		return true
 	})
 	return edits
+}
+
+// builtins are the predeclared functions a go statement may call.
+var builtins = map[string]bool{
+	"append": true, "cap": true, "clear": true, "close": true, "complex": true, "copy": true,
+	"delete": true, "imag": true, "len": true, "make": true, "max": true, "min": true,
+	"new": true, "panic": true, "print": true, "println": true, "real": true, "recover": true,
+}
+
+// constantFunc reports whether the function a go statement calls is one
+// whose value cannot change, or cannot be taken: a builtin or a function
+// of the file (funcs), or a function of an imported package whose name
+// the file does not declare as well.
+func (p *Program) constantFunc(fun ast.Expr, funcs map[string]bool, file *ast.File) bool {
+	switch f := fun.(type) {
+	case *ast.Ident:
+		return builtins[f.Name] || funcs[f.Name]
+	case *ast.SelectorExpr:
+		id, ok := f.X.(*ast.Ident)
+		return ok && p.packages[id.Name] && !declaresAnywhere(file, id.Name)
+	}
+	return false
 }

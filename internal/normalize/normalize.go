@@ -67,7 +67,8 @@ type Program struct {
 	// UsesRuntime says the generated code calls RuntimePath.
 	UsesRuntime bool
 
-	cfg Config
+	cfg      Config
+	packages map[string]bool // the names the program's imports bind, automatic ones included
 }
 
 // Line returns the model's source line n (1-based) without its line
@@ -200,6 +201,7 @@ func (p *Program) check(code string, fset *token.FileSet, file *ast.File) ([]str
 	}
 	auto := p.autoImports(file, imported)
 	p.Imports = append(p.Imports, auto...)
+	p.packages = imported
 	if err := p.checkReadOnly(fset, file); err != nil {
 		return nil, err
 	}
@@ -221,7 +223,7 @@ func (p *Program) rewrites(src string, fset *token.FileSet, file *ast.File) []ed
 		edits = append(edits, rewriteResults(fset, file)...)
 	}
 	if mentions(src, "go") {
-		edits = append(edits, rewriteGo(src, fset, file)...)
+		edits = append(edits, p.rewriteGo(src, fset, file)...)
 	}
 	return edits
 }
