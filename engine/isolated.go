@@ -6,14 +6,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"runtime"
 	"strings"
 	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"github.com/toolscript/toolscript/internal/isolated"
 	"github.com/toolscript/toolscript/internal/policy"
+	"github.com/toolscript/toolscript/internal/proc"
 	"github.com/toolscript/toolscript/internal/tagged"
 	"github.com/toolscript/toolscript/projection"
 )
@@ -180,14 +181,13 @@ func (e *Isolated) Execute(ctx context.Context, code string, ns map[string]proje
 	res.Stderr, res.StderrTruncated = stderr.close()
 	res.StdoutTruncated = res.StdoutTruncated || r.StdoutTruncated
 	res.StderrTruncated = res.StderrTruncated || r.StderrTruncated
-	if len(r.Calls) > 0 {
-		res.ToolCalls = make([]ToolCall, len(r.Calls))
-		for i, c := range r.Calls {
-			res.ToolCalls[i] = ToolCall(c)
-		}
-	}
+	res.ToolCalls = toolCalls(r.Calls)
 	res.Duration = time.Since(start)
 	return res, nil
+}
+
+func init() {
+	isolated.RegisterEngine(func() isolated.Engine { return &bridge{eng: New(Config{})} })
 }
 
 // MaybeServeWorker turns this process into an isolated-runtime worker when
@@ -199,26 +199,21 @@ func (e *Isolated) Execute(ctx context.Context, code string, ns map[string]proje
 //		engine.MaybeServeWorker()
 //		...
 //	}
-func MaybeServeWorker() {
-	if !isolated.IsEngineWorker() {
-		return
-	}
-	code, err := ServeWorker()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-	}
-	os.Exit(code)
-}
+//
+// It is the hook of every child process toolscript starts, the same
+// function as executor.MaybeServeChild: it serves the children of the
+// executor's ProcessBackend too, so a binary that uses both calls one of
+// the two, once.
+func MaybeServeWorker() { proc.MaybeServe() }
 
-// ServeWorker is the worker's life: it applies the OS limits the host
-// chose (see WorkerLimits), builds the symbol tables, says hello and runs
-// the scripts the host sends, one at a time, on an in-process Engine
-// whose tools forward each call to the host. It returns the exit status
-// when the host closes the pipe or asks the worker to stop. Outside a
-// worker process it fails at once.
-func ServeWorker() (int, error) {
-	return isolated.ServeEngine(&bridge{eng: New(Config{})})
-}
+// ServeWorker is a worker's life: it applies the OS limits the host chose
+// (see WorkerLimits), builds the symbol tables, says hello and runs the
+// scripts the host sends, one at a time, on an in-process Engine whose
+// tools forward each call to the host (or, in a child the executor's
+// ProcessBackend started, serves that). It returns the exit status when
+// the host closes the pipe or asks the worker to stop. Outside a child
+// process it fails at once.
+func ServeWorker() (int, error) { return proc.Serve() }
 
 // MaxFrameBytes bounds one message between the host and an isolated
 // worker (a frame of the pipe): a tool call's arguments, a tool's result,
@@ -341,13 +336,21 @@ func (b *bridge) Run(ctx context.Context, req *isolated.RunRequest, ns map[strin
 		StateChanged: b.state.Changed(req.Code),
 	}
 	if len(res.ToolCalls) > 0 {
-		out.Calls = make([]isolated.Call, len(res.ToolCalls))
-		for i, c := range res.ToolCalls {
-			out.Calls[i] = isolated.Call(c)
-		}
+		out.Calls = unsafe.Slice((*isolated.Call)(unsafe.Pointer(unsafe.SliceData(res.ToolCalls))), len(res.ToolCalls))
 	}
 	return out
 }
+
+// toolCalls is calls as a trace, not copied: isolated.Call is ToolCall's
+// struct (the conversion below compiles only while it is).
+func toolCalls(calls []isolated.Call) []ToolCall {
+	if len(calls) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*ToolCall)(unsafe.Pointer(unsafe.SliceData(calls))), len(calls))
+}
+
+var _ = ToolCall(isolated.Call{})
 
 func (*bridge) EncodeError(err error) *isolated.ErrInfo { return encodeErr(err) }
 func (*bridge) DecodeError(ei *isolated.ErrInfo) error  { return decodeErr(ei) }
