@@ -10,7 +10,8 @@ import (
 // Callbacks: the standard functions that run a script function on a
 // goroutine of their own (time.AfterFunc, context.AfterFunc and
 // (*sync.WaitGroup).Go; no other exported function of the allowlist
-// starts a goroutine) are replaced, per execution, by versions that run it
+// starts a goroutine) are replaced, per execution (internal/policy lists
+// them; they call the hooks of hooks.go), by versions that run it
 // as a goroutine of the script: it counts against MaxGoroutines, a panic
 // in it ends the execution with that panic, os.Exit in it ends the
 // execution with its code, and it does not run once the execution has
@@ -85,17 +86,15 @@ func (x *execution) contextAfterFunc(ctx context.Context, f func()) (stop func()
 	return stop
 }
 
-// waitGroupGo is (*sync.WaitGroup).Go of wg: the goroutine counts from
-// the call on, as a go statement's does.
-func (x *execution) waitGroupGo(wg *sync.WaitGroup) func(func()) {
-	return func(f func()) {
-		x.goStart()
-		x.waits.add(x, wg, 1)
-		go func() {
-			defer x.waits.add(x, wg, -1)
-			x.callback(f)
-		}()
-	}
+// waitGroupGo is wg.Go(f): the goroutine counts from the call on, as a
+// go statement's does.
+func (x *execution) waitGroupGo(wg *sync.WaitGroup, f func()) {
+	x.goStart()
+	x.waits.add(x, wg, 1)
+	go func() {
+		defer x.waits.add(x, wg, -1)
+		x.callback(f)
+	}()
 }
 
 // waitGroups keeps the count of every WaitGroup the script adds to
@@ -143,31 +142,11 @@ func (w *waitGroups) release() {
 	w.n = nil
 }
 
-// hostMethods replace native methods, per execution, for the guards other
-// than allocation bounds (those are guardedMethods): the goroutine of
-// (*sync.WaitGroup).Go, and the printing and Fatal methods of loggers
-// (cycles.go).
-var hostMethods = map[methodKey]func(x *execution, recv reflect.Value) reflect.Value{}
-
-func init() {
-	hostMethods[methodKey{reflect.TypeFor[*sync.WaitGroup](), "Go"}] = func(x *execution, r reflect.Value) reflect.Value {
-		return reflect.ValueOf(x.waitGroupGo(r.Interface().(*sync.WaitGroup)))
-	}
-	hostMethods[methodKey{reflect.TypeFor[*sync.WaitGroup](), "Add"}] = func(x *execution, r reflect.Value) reflect.Value {
-		wg := r.Interface().(*sync.WaitGroup)
-		return reflect.ValueOf(func(delta int) { x.waits.add(x, wg, delta) })
-	}
-	hostMethods[methodKey{reflect.TypeFor[*sync.WaitGroup](), "Done"}] = func(x *execution, r reflect.Value) reflect.Value {
-		wg := r.Interface().(*sync.WaitGroup)
-		return reflect.ValueOf(func() { x.waits.add(x, wg, -1) })
-	}
-}
-
 // Contexts: a context type of the script given to the context package as
 // a parent has its methods called by the package on a goroutine of its
 // own (the one that waits for the parent to be done), where a panic would
 // end the host. Every function of the package that takes a parent wraps a
-// parent that is not the package's own in guardedContext.
+// parent that is not the package's own in guardedContext (hooks.go).
 
 // guardedContext calls the methods of a script's context; a panic in one
 // ends the execution with that panic, and the context then reads as
@@ -235,37 +214,4 @@ func (x *execution) parent(c context.Context) context.Context {
 		return c
 	}
 	return guardedContext{x: x, c: c}
-}
-
-// contextFuncs are the functions of package context that take a parent.
-func (x *execution) contextFuncs() map[string]reflect.Value {
-	return map[string]reflect.Value{
-		"AfterFunc": reflect.ValueOf(func(ctx context.Context, f func()) func() bool {
-			return x.contextAfterFunc(x.parent(ctx), f)
-		}),
-		"WithCancel": reflect.ValueOf(func(p context.Context) (context.Context, context.CancelFunc) {
-			return context.WithCancel(x.parent(p))
-		}),
-		"WithCancelCause": reflect.ValueOf(func(p context.Context) (context.Context, context.CancelCauseFunc) {
-			return context.WithCancelCause(x.parent(p))
-		}),
-		"WithDeadline": reflect.ValueOf(func(p context.Context, d time.Time) (context.Context, context.CancelFunc) {
-			return context.WithDeadline(x.parent(p), d)
-		}),
-		"WithDeadlineCause": reflect.ValueOf(func(p context.Context, d time.Time, cause error) (context.Context, context.CancelFunc) {
-			return context.WithDeadlineCause(x.parent(p), d, cause)
-		}),
-		"WithTimeout": reflect.ValueOf(func(p context.Context, d time.Duration) (context.Context, context.CancelFunc) {
-			return context.WithTimeout(x.parent(p), d)
-		}),
-		"WithTimeoutCause": reflect.ValueOf(func(p context.Context, d time.Duration, cause error) (context.Context, context.CancelFunc) {
-			return context.WithTimeoutCause(x.parent(p), d, cause)
-		}),
-		"WithValue": reflect.ValueOf(func(p context.Context, key, val any) context.Context {
-			return context.WithValue(x.parent(p), key, val)
-		}),
-		"WithoutCancel": reflect.ValueOf(func(p context.Context) context.Context {
-			return context.WithoutCancel(x.parent(p))
-		}),
-	}
 }

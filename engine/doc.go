@@ -29,10 +29,11 @@
 //
 // # Standard library
 //
-// Scripts can import the packages of Packages, plus toolscript's own "os"
-// (Exit, Stdout, Stderr), and interpreted subsets of "slices", "maps" and
-// "cmp". The builtins min, max and clear work. Output of fmt, print and
-// log goes to the CodeResult only, never to the host's streams.
+// Scripts can import the standard packages Packages lists: an allowlist,
+// plus toolscript's own "os" (Exit, Stdout, Stderr), and interpreted
+// subsets of "slices", "maps" and "cmp". The builtins min, max and clear
+// work. Output of fmt, print and log goes to the CodeResult only, never to
+// the host's streams.
 //
 // # Limits
 //

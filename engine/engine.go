@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/toolscript/toolscript/internal/policy"
 	"github.com/toolscript/toolscript/internal/yaegi/interp"
 	"golang.org/x/sync/semaphore"
 
@@ -54,7 +55,7 @@ func New(cfg Config) *Engine {
 	if cfg.MaxConcurrent > 0 {
 		e.sem = semaphore.NewWeighted(int64(cfg.MaxConcurrent))
 	}
-	loadSymbols()
+	policy.Load()
 	return e
 }
 
@@ -127,33 +128,28 @@ func checkGlobals(g map[string]any) error {
 // imports says what a script of one execution may import (see
 // normalizeScript).
 type imports struct {
-	surf    *surface
-	symbols *symbolTable
+	surf *surface
 }
 
 func (im imports) allowed(path string) bool {
 	if _, ok := im.surf.pkgs[path]; ok {
 		return true
 	}
-	if _, ok := im.symbols.pkgs[path]; ok {
-		return true
-	}
-	return path == "os" || sourcePackages[path]
+	return policy.Allowed(path)
 }
 
 func (im imports) isPackageVar(pkg, name string) bool {
 	if _, tool := im.surf.pkgs[pkg]; tool {
 		return false
 	}
-	return im.symbols.vars[pkg][name]
+	return policy.IsVar(pkg, name)
 }
 
 func (im imports) autoImport(ident string) (string, bool) {
 	if _, ok := im.surf.pkgs[ident]; ok {
 		return ident, true
 	}
-	path, ok := im.symbols.byName[ident]
-	return path, ok
+	return policy.PathOf(ident)
 }
 
 func run(ctx context.Context, code string, ns map[string]projection.ToolProjection, limits Limits, s *settings) CodeResult {
@@ -176,7 +172,6 @@ func run(ctx context.Context, code string, ns map[string]projection.ToolProjecti
 	x.stderr = &capWriter{limit: outLimit, tee: s.stderr, onOverflow: func() {
 		x.fail(&LimitError{Limit: "MaxOutputBytes", Value: int64(outLimit)})
 	}}
-	symbols := loadSymbols()
 	surf := buildSurface(ns)
 	var res CodeResult
 	if limits.MaxSourceBytes >= 0 && len(code) > limits.MaxSourceBytes {
@@ -185,28 +180,28 @@ func run(ctx context.Context, code string, ns map[string]projection.ToolProjecti
 		res.Duration = time.Since(start)
 		return res
 	}
-	prog, err := normalizeScript(code, imports{surf: surf, symbols: symbols}, len(s.globals) > 0)
+	prog, err := normalizeScript(code, imports{surf: surf}, len(s.globals) > 0)
 	if err != nil {
 		res = x.result(CodeError, err)
 	} else {
-		res = x.interpret(prog, surf, symbols, s.globals)
+		res = x.interpret(prog, surf, s.globals)
 	}
 	res.Duration = time.Since(start)
 	return res
 }
 
 // interpret compiles and runs a normalised program.
-func (x *execution) interpret(prog *program, surf *surface, symbols *symbolTable, globals map[string]any) CodeResult {
+func (x *execution) interpret(prog *program, surf *surface, globals map[string]any) CodeResult {
 	it := interp.New(interp.Options{
 		Stdout:               x.stdout,
 		Stderr:               io.Discard, // panics are read from interp.Panic
 		Stdin:                strings.NewReader(""),
 		Args:                 []string{"script"},
 		Env:                  []string{},
-		SourcecodeFilesystem: sourceFS,
+		SourcecodeFilesystem: policy.SourceFS(),
 		GoPath:               ".",
-		ReadOnlyTypes:        readOnlyTypes,
-		HiddenFieldType:      hiddenFieldType,
+		ReadOnlyTypes:        policy.ReadOnlyTypes(),
+		HiddenFieldType:      policy.HiddenFieldType,
 		MaxCallDepth:         max(x.limits.MaxCallDepth, 0), // see callDepth
 		OnCallDepth:          x.callDepth,
 		PrintCheck:           x.checkBuiltinPrint, // see cycles.go
@@ -220,30 +215,16 @@ func (x *execution) interpret(prog *program, surf *surface, symbols *symbolTable
 			panic(err) // the export tables are built by this package
 		}
 	}
-	imported := make(map[string]bool, len(prog.imports)+1)
-	for _, path := range prog.imports {
-		imported[path] = true
-	}
-	imported[rtImportPath] = prog.usesRT
 	// The standard-library tables are prepared once per process and
-	// shared by every interpreter, not copied into each.
-	if imported["fmt"] || imported["log"] || imported["encoding/json"] {
-		must(it.UseShared(symbols.mapTypes))
-	}
-	for _, path := range prog.imports {
-		if pkg, ok := symbols.pkgs[path]; ok {
-			must(it.UseShared(pkg))
-		}
-		for _, dep := range sourceDeps[path] {
-			must(it.UseShared(symbols.pkgs[dep]))
-		}
-	}
+	// shared by every interpreter, not copied into each; the execution's
+	// own symbols (package-variable copies, output, limits) are bound to
+	// it (internal/policy).
+	must(policy.UseShared(prog.imports, it.UseShared))
 	x.stop = it.Stop
-	x.src = prog.src
-	if copies := packageCopies(prog, symbols); copies != nil {
-		must(it.Use(copies)) // package variables the script names; see pkgstate.go
+	must(it.Use(policy.Exports(prog.imports, prog.src, hooks{x})))
+	if prog.usesRT {
+		must(it.Use(x.rtExports()))
 	}
-	must(it.Use(x.hostExports(imported)))
 	must(it.Use(surf.exports(x, prog.imports)))
 	if len(globals) > 0 {
 		syms := map[string]reflect.Value{}

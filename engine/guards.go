@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"reflect"
@@ -88,16 +87,6 @@ func (x *execution) checkRepeat(unit, count int) {
 func (x *execution) limit(err *LimitError) {
 	x.abort(err)
 	panic(err)
-}
-
-func (x *execution) stringsRepeat(s string, count int) string {
-	x.checkRepeat(len(s), count)
-	return strings.Repeat(s, count)
-}
-
-func (x *execution) bytesRepeat(b []byte, count int) []byte {
-	x.checkRepeat(len(b), count)
-	return bytes.Repeat(b, count)
 }
 
 // acquireTool takes a slot of MaxParallelTools: an atomic count on the

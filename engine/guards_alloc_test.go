@@ -7,9 +7,11 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/toolscript/toolscript/internal/policy"
 )
 
-// TestGuardedNatives runs every entry of guardedMethods and guardedFuncs
+// TestGuardedNatives runs every native policy bounds (policy.AllocGuarded)
 // twice: under the bound the script prints what Go prints, over it the
 // execution ends with a MaxAllocBytes error naming the call.
 func TestGuardedNatives(t *testing.T) {
@@ -101,14 +103,8 @@ func TestGuardedNatives(t *testing.T) {
 	for _, tt := range tests {
 		covered[tt.entry] = true
 	}
-	for k := range guardedMethods {
-		name := k.recv.String() + "." + k.name
-		assert.True(t, covered[name], "guarded method %s has no test", name)
-	}
-	for path, funcs := range guardedFuncs {
-		for name := range funcs {
-			assert.True(t, covered[path+"."+name], "guarded function %s.%s has no test", path, name)
-		}
+	for _, name := range policy.AllocGuarded() {
+		assert.True(t, covered[name], "guarded native %s has no test", name)
 	}
 	lim := WithLimits(Limits{MaxAllocBytes: limit})
 	for _, tt := range tests {

@@ -5,13 +5,16 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolscript/toolscript/internal/policy"
 	"github.com/toolscript/toolscript/internal/yaegi/interp"
 )
 
+// fmtOnly are the imports of the benchmarks' scripts.
+var fmtOnly = []string{"fmt"}
+
 func BenchmarkPhase(b *testing.B) {
 	code := `fmt.Println("hi")`
-	sy := loadSymbols()
-	imp := imports{surf: buildSurface(nil), symbols: sy}
+	imp := imports{surf: buildSurface(nil)}
 	b.Run("normalize", func(b *testing.B) {
 		for b.Loop() {
 			_, _ = normalizeScript(code, imp, false)
@@ -21,37 +24,34 @@ func BenchmarkPhase(b *testing.B) {
 	x := &execution{ctx: context.Background(), stdout: &capWriter{limit: -1}, stderr: &capWriter{limit: -1}}
 	b.Run("new", func(b *testing.B) {
 		for b.Loop() {
-			_ = interp.New(interp.Options{SourcecodeFilesystem: sourceFS, GoPath: ".", Stdin: strings.NewReader("")})
+			_ = interp.New(interp.Options{SourcecodeFilesystem: policy.SourceFS(), GoPath: ".", Stdin: strings.NewReader("")})
 		}
 	})
 	b.Run("new+use", func(b *testing.B) {
 		for b.Loop() {
-			it := interp.New(interp.Options{SourcecodeFilesystem: sourceFS, GoPath: "."})
-			it.UseShared(sy.mapTypes)
-			it.UseShared(sy.pkgs["fmt"])
-			it.Use(x.hostExports(map[string]bool{"fmt": true}))
+			it := interp.New(interp.Options{SourcecodeFilesystem: policy.SourceFS(), GoPath: "."})
+			_ = policy.UseShared(fmtOnly, it.UseShared)
+			it.Use(policy.Exports(fmtOnly, code, hooks{x}))
 		}
 	})
 	b.Run("new+use+compile", func(b *testing.B) {
 		for b.Loop() {
-			it := interp.New(interp.Options{SourcecodeFilesystem: sourceFS, GoPath: "."})
-			it.UseShared(sy.mapTypes)
-			it.UseShared(sy.pkgs["fmt"])
-			it.Use(x.hostExports(map[string]bool{"fmt": true}))
+			it := interp.New(interp.Options{SourcecodeFilesystem: policy.SourceFS(), GoPath: "."})
+			_ = policy.UseShared(fmtOnly, it.UseShared)
+			it.Use(policy.Exports(fmtOnly, code, hooks{x}))
 			_, _ = it.Compile(p.src)
 		}
 	})
 	b.Run("new+use+compile-plain", func(b *testing.B) {
 		for b.Loop() {
-			it := interp.New(interp.Options{SourcecodeFilesystem: sourceFS, GoPath: "."})
-			it.UseShared(sy.pkgs["fmt"])
+			it := interp.New(interp.Options{SourcecodeFilesystem: policy.SourceFS(), GoPath: "."})
+			_ = policy.UseShared(fmtOnly, it.UseShared)
 			_, _ = it.Compile("package main\nimport \"fmt\"\nfunc main() { fmt.Sprint(\"hi\") }")
 		}
 	})
 }
 
 func BenchmarkCompileVariants(b *testing.B) {
-	sy := loadSymbols()
 	x := &execution{ctx: context.Background(), stdout: &capWriter{limit: -1}, stderr: &capWriter{limit: -1}}
 	for _, v := range []struct{ name, src string }{
 		{"sprint", "package main\nimport \"fmt\"\nfunc main() { fmt.Sprint(\"hi\") }"},
@@ -63,10 +63,10 @@ func BenchmarkCompileVariants(b *testing.B) {
 	} {
 		b.Run(v.name, func(b *testing.B) {
 			for b.Loop() {
-				it := interp.New(interp.Options{SourcecodeFilesystem: sourceFS, GoPath: "."})
-				it.UseShared(sy.mapTypes)
-				it.UseShared(sy.pkgs["fmt"])
-				it.Use(x.hostExports(map[string]bool{"fmt": true, rtImportPath: true}))
+				it := interp.New(interp.Options{SourcecodeFilesystem: policy.SourceFS(), GoPath: "."})
+				_ = policy.UseShared(fmtOnly, it.UseShared)
+				it.Use(policy.Exports(fmtOnly, v.src, hooks{x}))
+				it.Use(x.rtExports())
 				if _, err := it.Compile(v.src); err != nil {
 					b.Fatal(err)
 				}

@@ -3,10 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
-	"io"
-	"log"
 	"reflect"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -36,7 +33,6 @@ type execution struct {
 	stops      []func()      // under mu: the clean-ups of callbacks (callbacks.go)
 	stopped    bool          // under mu: the clean-ups have run
 	waits      waitGroups    // the script's WaitGroup counts (callbacks.go)
-	src        string        // the program's source, when known (see printFuncs)
 
 	mu       sync.Mutex
 	calls    []ToolCall
@@ -160,100 +156,16 @@ func safeCall(ctx context.Context, p projection.ToolProjection, args map[string]
 	return p.Call(ctx, args)
 }
 
-// hostExports builds the per-execution host packages: the runtime package
-// of the generated code, and the output-bearing parts of fmt, log, time,
-// os, errors, strings and bytes, for the packages the program imports.
-func (x *execution) hostExports(imported map[string]bool) interp.Exports {
-	ex := interp.Exports{}
-	if imported[rtImportPath] {
-		ex[rtImportPath+"/rt"] = map[string]reflect.Value{
-			"SetResult": reflect.ValueOf(x.setResult),
-			"ResultAt":  reflect.ValueOf(x.resultPos),
-			"Clear":     reflect.ValueOf(clearValue),
-			"GoStart":   reflect.ValueOf(x.goStart),
-			"GoEnd":     reflect.ValueOf(x.goEnd),
-		}
-	}
-	mapTypes := map[reflect.Value][]reflect.Type{}
-	out, errw := x.stdout, x.stderr
-	if imported["fmt"] {
-		noScan := func(...any) (int, error) { return 0, fmt.Errorf("fmt: scripts have no standard input") }
-		// The printing functions check for values that hold
-		// themselves (cycles.go).
-		f := x.printFuncs(out)
-		// fmt must still see the script's String and Error methods
-		// through the replaced functions.
-		for _, v := range f {
-			mapTypes[v] = printMapTypes
-		}
-		f["Scan"] = reflect.ValueOf(noScan)
-		f["Scanln"] = reflect.ValueOf(noScan)
-		f["Scanf"] = reflect.ValueOf(func(string, ...any) (int, error) { return 0, fmt.Errorf("fmt: scripts have no standard input") })
-		ex["fmt/./fmt"] = f
-	}
-	if imported["log"] {
-		logger := log.New(errw, "", log.LstdFlags)
-		l := map[string]reflect.Value{
-			"Flags":     reflect.ValueOf(logger.Flags),
-			"SetFlags":  reflect.ValueOf(logger.SetFlags),
-			"Prefix":    reflect.ValueOf(logger.Prefix),
-			"SetPrefix": reflect.ValueOf(logger.SetPrefix),
-			"Writer":    reflect.ValueOf(logger.Writer),
-			"Output":    reflect.ValueOf(logger.Output),
-			"Default":   reflect.ValueOf(func() *log.Logger { return logger }),
-			"SetOutput": reflect.ValueOf(func(any) {}),
-		}
-		// Print, Panic and Fatal: checked for cycles, and Fatal ends the
-		// execution with code 1 (cycles.go).
-		for name, bind := range loggerBinds {
-			if x.src == "" || strings.Contains(x.src, name) {
-				l[name] = reflect.ValueOf(bind(x, logger))
-			}
-		}
-		for _, n := range []string{"Print", "Printf", "Println", "Fatal", "Fatalf", "Fatalln", "Panic", "Panicf", "Panicln"} {
-			mapTypes[l[n]] = printMapTypes
-		}
-		ex["log/./log"] = l
-	}
-	if imported["time"] {
-		ex["time/./time"] = map[string]reflect.Value{"Sleep": reflect.ValueOf(x.sleep), "AfterFunc": reflect.ValueOf(x.afterFunc)}
-	}
-	if imported["context"] {
-		ex["context/./context"] = x.contextFuncs() // callbacks.go
-	}
-	if imported["errors"] {
-		ex["errors/./errors"] = map[string]reflect.Value{"As": reflect.ValueOf(errorsAs)}
-	}
-	// The allocation-guarded functions (guards_alloc.go).
-	for path, funcs := range guardedFuncs {
-		if !imported[path] {
-			continue
-		}
-		key := path + "/./" + path[strings.LastIndex(path, "/")+1:]
-		syms := ex[key] // other replacements of the package, if any
-		if syms == nil {
-			syms = make(map[string]reflect.Value, len(funcs))
-			ex[key] = syms
-		}
-		for name, bind := range funcs {
-			syms[name] = reflect.ValueOf(bind(x))
-		}
-	}
-	if imported["os"] {
-		var stdoutW, stderrW io.Writer = out, errw
-		ex["os/os"] = map[string]reflect.Value{
-			"Exit":    reflect.ValueOf(x.exit),
-			"Stdout":  reflect.ValueOf(&stdoutW).Elem(),
-			"Stderr":  reflect.ValueOf(&stderrW).Elem(),
-			"Args":    reflect.ValueOf([]string{"script"}),
-			"Getenv":  reflect.ValueOf(func(string) string { return "" }),
-			"Environ": reflect.ValueOf(func() []string { return nil }),
-		}
-	}
-	if len(mapTypes) > 0 {
-		ex["."] = map[string]reflect.Value{"MapTypes": reflect.ValueOf(mapTypes)}
-	}
-	return ex
+// rtExports are the runtime package of the generated code
+// (internal/normalize), bound to the execution.
+func (x *execution) rtExports() interp.Exports {
+	return interp.Exports{rtImportPath + "/rt": {
+		"SetResult": reflect.ValueOf(x.setResult),
+		"ResultAt":  reflect.ValueOf(x.resultPos),
+		"Clear":     reflect.ValueOf(clearValue),
+		"GoStart":   reflect.ValueOf(x.goStart),
+		"GoEnd":     reflect.ValueOf(x.goEnd),
+	}}
 }
 
 // clearValue implements the clear builtin for maps and slices.
@@ -265,66 +177,4 @@ func clearValue(v any) {
 	default:
 		panic(fmt.Sprintf("invalid argument: clear(%T)", v))
 	}
-}
-
-// errorsAs is errors.As that also sees the script's own error types, which
-// reach the host wrapped by the interpreter (a struct whose IValue field
-// holds the script's value) and so defeat the standard errors.As.
-func errorsAs(errv any, target any) bool {
-	if target == nil {
-		panic("errors: target cannot be nil")
-	}
-	tv := reflect.ValueOf(target)
-	if tv.Kind() != reflect.Pointer || tv.IsNil() {
-		panic("errors: target must be a non-nil pointer")
-	}
-	tt := tv.Type().Elem()
-	if errv == nil {
-		return false
-	}
-	if v := reflect.ValueOf(errv); v.Type().AssignableTo(tt) {
-		tv.Elem().Set(v)
-		return true
-	}
-	err, ok := errv.(error)
-	return ok && asChain(err, tv, tt)
-}
-
-func asChain(err error, tv reflect.Value, tt reflect.Type) bool {
-	for err != nil {
-		v := reflect.ValueOf(err)
-		cands := []reflect.Value{v}
-		s := v
-		if s.Kind() == reflect.Pointer && !s.IsNil() {
-			s = s.Elem()
-		}
-		if s.Kind() == reflect.Struct {
-			if f := s.FieldByName("IValue"); f.IsValid() && f.Kind() == reflect.Interface && !f.IsNil() {
-				cands = append(cands, f.Elem())
-			}
-		}
-		for _, c := range cands {
-			if c.Type().AssignableTo(tt) {
-				tv.Elem().Set(c)
-				return true
-			}
-		}
-		if x, ok := err.(interface{ As(any) bool }); ok && x.As(tv.Interface()) {
-			return true
-		}
-		switch u := err.(type) {
-		case interface{ Unwrap() error }:
-			err = u.Unwrap()
-		case interface{ Unwrap() []error }:
-			for _, e := range u.Unwrap() {
-				if asChain(e, tv, tt) {
-					return true
-				}
-			}
-			return false
-		default:
-			return false
-		}
-	}
-	return false
 }

@@ -97,7 +97,8 @@ func TestBenchOnly(t *testing.T) {
 // and internal/isolated import nothing of the project above them, the
 // engine never sees the registry, the registry never sees the engine, and
 // the child-process mechanism under executor and internal/isolated
-// imports nothing of the project but the wire protocol.
+// imports nothing of the project but the wire protocol, and
+// internal/policy (what scripts can reach) imports no runtime.
 func TestLayers(t *testing.T) {
 	goBin, err := exec.LookPath("go")
 	require.NoError(t, err)
@@ -128,6 +129,10 @@ func TestLayers(t *testing.T) {
 		"internal/isolated": {"engine", "registry", "executor", "demo", "scripts", "cmd"},
 		"engine":            {"registry", "executor", "demo", "scripts", "cmd"},
 		"registry":          {"engine", "internal/isolated", "demo", "scripts", "cmd"},
+		// What a script can reach is decided below the runtimes that
+		// apply it (internal/policy's TestNoInternalTypes keeps the
+		// module's internals, this package's included, from scripts).
+		"internal/policy": {"engine", "registry", "executor", "internal/isolated", "projection", "demo", "scripts", "cmd"},
 		// The one child-process mechanism serves executor and
 		// internal/isolated, so it sits below both, on the wire protocol
 		// alone.

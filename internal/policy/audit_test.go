@@ -1,4 +1,4 @@
-package engine
+package policy
 
 import (
 	"flag"
@@ -62,7 +62,7 @@ func allowedDenied() map[string]reflect.Value {
 // the per-execution copies and replacements, by "package.Name".
 func scriptSymbols(t *testing.T) map[string]reflect.Value {
 	t.Helper()
-	syms := loadSymbols()
+	syms := table()
 	out := map[string]reflect.Value{}
 	add := func(ex interp.Exports) {
 		for key, m := range ex {
@@ -89,12 +89,7 @@ func scriptSymbols(t *testing.T) map[string]reflect.Value {
 	for name, v := range crc32Funcs(newCopier()) {
 		out["hash/crc32."+name] = v
 	}
-	x := &execution{stdout: &capWriter{}, stderr: &capWriter{}}
-	all := map[string]bool{}
-	for _, p := range allowedPackages() {
-		all[p] = true
-	}
-	add(x.hostExports(all))
+	add(Exports(Paths(), "", nopHooks{}))
 	return out
 }
 
@@ -105,8 +100,8 @@ func scriptSymbols(t *testing.T) map[string]reflect.Value {
 // files, the environment, standard input, the network or processes: a
 // type of a denied package in its signature, or a denied name. It also
 // compares the whole list with a reviewed golden file, so that a new
-// symbol (a newer symbol table) fails until reviewed: go test ./engine
-// -run TestScriptSymbols_Audit -update rewrites it.
+// symbol (a newer symbol table) fails until reviewed: go test
+// ./internal/policy -run TestScriptSymbols_Audit -update rewrites it.
 func TestScriptSymbols_Audit(t *testing.T) {
 	syms := scriptSymbols(t)
 	allowed := allowedDenied()
@@ -149,7 +144,7 @@ func TestScriptSymbols_Audit(t *testing.T) {
 			}
 		case reflect.Struct:
 			for i := 0; i < rt.NumField(); i++ {
-				if f := rt.Field(i); f.IsExported() && !hiddenFieldType(f.Type) {
+				if f := rt.Field(i); f.IsExported() && !HiddenFieldType(f.Type) {
 					walkType(f.Type, from+"."+f.Name)
 				}
 			}

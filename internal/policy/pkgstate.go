@@ -1,4 +1,4 @@
-package engine
+package policy
 
 import (
 	"encoding/base64"
@@ -18,7 +18,6 @@ import (
 
 	"github.com/toolscript/toolscript/internal/texttemplate"
 	"github.com/toolscript/toolscript/internal/tzdb"
-	"github.com/toolscript/toolscript/internal/yaegi/interp"
 )
 
 // Package state. Nothing a script does may change what another execution,
@@ -48,18 +47,23 @@ import (
 // shares by identity: a script cannot write into them through a pointer.
 var readOnlyTypes = []reflect.Type{reflect.TypeFor[time.Location]()}
 
-// hiddenFieldType reports whether a native struct field of type t must not
-// be selected by scripts: reflection (the reflect.Type in encoding/json's
-// error types) and unsafe pointers would let a script reach past the
-// symbol table.
-func hiddenFieldType(t reflect.Type) bool {
+// ReadOnlyTypes returns the native types scripts cannot write into
+// through a pointer (interp.Options.ReadOnlyTypes). The slice is shared
+// by every interpreter: do not modify it.
+func ReadOnlyTypes() []reflect.Type { return readOnlyTypes }
+
+// HiddenFieldType reports whether a native struct field of type t must not
+// be selected by scripts (interp.Options.HiddenFieldType): reflection (the
+// reflect.Type in encoding/json's error types) and unsafe pointers would
+// let a script reach past the symbol table.
+func HiddenFieldType(t reflect.Type) bool {
 	for {
 		switch t.Kind() {
 		case reflect.Pointer, reflect.Slice, reflect.Array, reflect.Chan:
 			t = t.Elem()
 			continue
 		case reflect.Map:
-			if hiddenFieldType(t.Key()) {
+			if HiddenFieldType(t.Key()) {
 				return true
 			}
 			t = t.Elem()
@@ -177,34 +181,27 @@ type copyVar struct {
 	host       reflect.Value
 }
 
-// packageCopies returns the per-execution exports of the copied package
-// variables the program names, and of the functions that hand out host
-// tables, or nil when it needs none (the common case: one look per import).
-func packageCopies(prog *program, symbols *symbolTable) interp.Exports {
+// packageCopies adds to b the per-execution copies of the package
+// variables the program (its source and imports) names, and of the
+// functions that hand out host tables; a program that needs none (the
+// common case) costs one look per import.
+func packageCopies(b *builder, imports []string, t *symbolTable) {
 	need := false
-	for _, path := range prog.imports {
-		if symbols.copies[path] != nil || copiedFuncs[path] != nil {
+	for _, path := range imports {
+		if t.copies[path] != nil || copiedFuncs[path] != nil {
 			need = true
 			break
 		}
 	}
 	if !need {
-		return nil
+		return
 	}
-	imported := make(map[string]bool, len(prog.imports))
-	for _, path := range prog.imports {
+	imported := make(map[string]bool, len(imports))
+	for _, path := range imports {
 		imported[path] = true
 	}
 	c := newCopier()
-	ex := interp.Exports{}
-	add := func(path, name string, v reflect.Value) {
-		key := path + "/./" + path[strings.LastIndex(path, "/")+1:]
-		if ex[key] == nil {
-			ex[key] = map[string]reflect.Value{}
-		}
-		ex[key][name] = v
-	}
-	src := prog.src
+	src := b.src
 	for i := 0; i < len(src); {
 		if !isIdentByte(src[i]) {
 			i++
@@ -214,20 +211,19 @@ func packageCopies(prog *program, symbols *symbolTable) interp.Exports {
 		for j < len(src) && isIdentByte(src[j]) {
 			j++
 		}
-		for _, cv := range symbols.copyNames[src[i:j]] {
+		for _, cv := range t.copyNames[src[i:j]] {
 			if imported[cv.path] {
 				// Not settable, as the shared table's variables.
-				add(cv.path, cv.name, reflect.ValueOf(c.copy(cv.host).Interface()))
+				b.add(cv.path, cv.name, reflect.ValueOf(c.copy(cv.host).Interface()))
 			}
 		}
 		i = j
 	}
 	if imported["hash/crc32"] {
 		for name, fn := range crc32Funcs(c) {
-			add("hash/crc32", name, fn)
+			b.add("hash/crc32", name, fn)
 		}
 	}
-	return ex
 }
 
 // crc32Funcs are crc32's functions that take or give tables, over the
@@ -353,7 +349,7 @@ func (c *copier) deep(v reflect.Value) reflect.Value {
 		c.fill(r)
 		return r
 	case reflect.Interface, reflect.Func, reflect.Chan, reflect.UnsafePointer:
-		panic("engine: cannot copy a package variable holding " + t.String())
+		panic("policy: cannot copy a package variable holding " + t.String())
 	}
 	return v
 }
@@ -378,7 +374,7 @@ func (c *copier) fill(r reflect.Value) {
 				continue
 			}
 			if !t.Field(i).IsExported() {
-				panic("engine: cannot copy " + t.String() + ": unexported field " + t.Field(i).Name + " holds references")
+				panic("policy: cannot copy " + t.String() + ": unexported field " + t.Field(i).Name + " holds references")
 			}
 			c.fill(r.Field(i))
 		}
@@ -403,22 +399,22 @@ func hasRefs(t reflect.Type) bool {
 	return false
 }
 
-// stateBaseline holds fingerprints of the host package state that scripts
+// StateBaseline holds fingerprints of the host package state that scripts
 // must not change: time.UTC and time.Local under "time", and each copied
 // package variable (with the tables it holds) under "path.name". The
 // isolated worker takes one when it starts; after each run it checks the
 // parts the script could reach (time if its text says "time", the
-// variables whose names it has, as packageCopies reads them), and retires
+// variables whose names it has, as the copies are made), and retires
 // when one differs, so a worker whose state a script changed (through a
 // hole this file does not know of) never serves another run.
-type stateBaseline map[string]uint64
+type StateBaseline map[string]uint64
 
 var stateSeed = maphash.MakeSeed()
 
-// takeStateBaseline fingerprints every part of the state.
-func takeStateBaseline() stateBaseline {
-	b := stateBaseline{"time": fingerprint(fingerprintTime)}
-	for path, vars := range loadSymbols().copies {
+// TakeStateBaseline fingerprints every part of the state.
+func TakeStateBaseline() StateBaseline {
+	b := StateBaseline{"time": fingerprint(fingerprintTime)}
+	for path, vars := range table().copies {
 		for name, v := range vars {
 			b[path+"."+name] = fingerprint(func(h *fpBuf) { fingerprintValue(h, v) })
 		}
@@ -426,13 +422,13 @@ func takeStateBaseline() stateBaseline {
 	return b
 }
 
-// changed reports whether a part of the state that code could reach
-// differs from the baseline.
-func (b stateBaseline) changed(code string) bool {
+// Changed reports whether a part of the state that code (a script) could
+// reach differs from the baseline.
+func (b StateBaseline) Changed(code string) bool {
 	if mentions(code, "time") && fingerprint(fingerprintTime) != b["time"] {
 		return true
 	}
-	names := loadSymbols().copyNames
+	names := table().copyNames
 	var seen map[string]bool // each variable is fingerprinted once
 	for i := 0; i < len(code); {
 		if !isIdentByte(code[i]) {
@@ -553,4 +549,27 @@ func fingerprintCases(h *fpBuf, cs []unicode.CaseRange) {
 			writeInt(h, int64(d))
 		}
 	}
+}
+
+// mentions reports whether src contains word as a whole identifier.
+func mentions(src, word string) bool {
+	for i := 0; i <= len(src)-len(word); {
+		j := strings.Index(src[i:], word)
+		if j < 0 {
+			return false
+		}
+		j += i
+		end := j + len(word)
+		if (j == 0 || !isIdentByte(src[j-1])) && (end == len(src) || !isIdentByte(src[end])) {
+			return true
+		}
+		i = j + 1
+	}
+	return false
+}
+
+// isIdentByte reports whether c can be part of an identifier (any byte
+// of a multi-byte rune counts).
+func isIdentByte(c byte) bool {
+	return c == '_' || c >= 0x80 || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
 }

@@ -1,0 +1,69 @@
+package policy
+
+import (
+	"slices"
+	"sort"
+)
+
+// allowlist are the standard packages a script may import, by import path,
+// with their symbols from yaegi's stdlib tables. None of them reaches the
+// file system, the network, the process environment or other processes,
+// and none can change the host: their package variables are exported as
+// read-only copies (table.go, pkgstate.go).
+//
+// Deliberately absent: os (the real one), os/exec, net, net/http, syscall,
+// unsafe, reflect, runtime, plugin, io/fs, io/ioutil, path/filepath,
+// crypto/rand, database/sql, log/syslog, testing.
+var allowlist = []string{
+	"bufio", "bytes", "container/heap", "container/list", "container/ring",
+	"context", "crypto/md5", "crypto/sha1", "crypto/sha256", "crypto/sha512",
+	"encoding/base64", "encoding/csv", "encoding/hex", "encoding/json",
+	"errors", "fmt", "hash/crc32", "hash/fnv", "html", "io", "log", "math",
+	"math/big", "math/bits", "math/rand", "net/url", "path", "regexp", "sort",
+	"strconv", "strings", "sync", "sync/atomic", "text/tabwriter",
+	"text/template", "time", "unicode", "unicode/utf16", "unicode/utf8",
+}
+
+// ownPackages are the packages toolscript provides itself: "os" (Exit,
+// Stdout, Stderr, Args, Getenv and Environ, all confined to the execution;
+// see exports.go) and the source packages.
+var ownPackages = []string{"os", "slices", "maps", "cmp"}
+
+// sourcePackages are packages interpreted from embedded source (_gosrc),
+// compiled only when a script imports them.
+var sourcePackages = map[string]bool{"slices": true, "maps": true, "cmp": true}
+
+// sourceDeps are the host packages each source package imports.
+var sourceDeps = map[string][]string{"slices": {"sort"}}
+
+// paths is the sorted list of every standard import path a script may use.
+var paths = func() []string {
+	out := append(slices.Clone(allowlist), ownPackages...)
+	sort.Strings(out)
+	return out
+}()
+
+// Paths returns the sorted import paths a script may use besides its tool
+// packages: the allowlist and toolscript's own os, slices, maps and cmp.
+// The slice is the caller's.
+func Paths() []string { return slices.Clone(paths) }
+
+// Allowed reports whether a script may import the standard package path.
+func Allowed(path string) bool {
+	_, ok := table().pkgs[path]
+	return ok || path == "os" || sourcePackages[path]
+}
+
+// PathOf returns the import path of the standard package a script names
+// name without importing it (auto-import), as "json" names
+// "encoding/json".
+func PathOf(name string) (string, bool) {
+	path, ok := table().byName[name]
+	return path, ok
+}
+
+// IsVar reports whether name is a package variable of the standard package
+// named pkg (read-only to scripts: they cannot assign it).
+func IsVar(pkg, name string) bool {
+	return table().vars[pkg][name]
+}

@@ -1,0 +1,398 @@
+package policy
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log"
+	"reflect"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/toolscript/toolscript/internal/yaegi/interp"
+)
+
+// Hooks are what the per-execution replacements need of the execution
+// they serve: its output, its limits, its deadline and its goroutines.
+// The engine implements them; the replacements (this file, alloc.go) say
+// which symbols use which hook.
+type Hooks interface {
+	// Stdout and Stderr are the execution's output streams: fmt's
+	// printing, os.Stdout (Stdout), log and os.Stderr (Stderr).
+	Stdout() io.Writer
+	Stderr() io.Writer
+	// CheckPrint ends the execution when printing args would recurse
+	// without end (a map or slice that holds itself); fn names the
+	// call. CheckTemplate is CheckPrint for a template's data.
+	CheckPrint(fn string, args []any)
+	CheckTemplate(data any)
+	// CheckAlloc ends the execution when call would allocate size
+	// bytes, over MaxAllocBytes; MaxAllocBytes is that limit, negative
+	// for none. CheckRepeat bounds a Repeat of count units of unit bytes
+	// (MaxAllocLen and MaxAllocBytes).
+	CheckAlloc(call string, size uint64)
+	MaxAllocBytes() int64
+	CheckRepeat(unit, count int)
+	// Sleep is time.Sleep, which the end of the execution wakes; Exit
+	// is os.Exit: it ends the execution with code.
+	Sleep(d time.Duration)
+	Exit(code int)
+	// AfterFunc and ContextAfterFunc are time.AfterFunc and
+	// context.AfterFunc running f as a goroutine of the script; Parent
+	// guards a context of the script given to package context as a
+	// parent (its methods run on the package's goroutines).
+	AfterFunc(d time.Duration, f func()) *time.Timer
+	ContextAfterFunc(ctx context.Context, f func()) (stop func() bool)
+	Parent(ctx context.Context) context.Context
+	// WaitGroupAdd and WaitGroupGo are (*sync.WaitGroup).Add (Done is
+	// Add(-1)) and Go, counted by the execution.
+	WaitGroupAdd(wg *sync.WaitGroup, delta int)
+	WaitGroupGo(wg *sync.WaitGroup, f func())
+}
+
+// builder gathers an execution's own symbols.
+type builder struct {
+	h   Hooks
+	src string // the program's source; "" when not known
+	ex  interp.Exports
+	mt  map[reflect.Value][]reflect.Type // interface wrappers of the printing functions
+	// The package last added to, and its symbols.
+	path string
+	syms map[string]reflect.Value
+}
+
+// exportKeys are the keys in interp.Exports of the packages of paths,
+// made once (Exports runs for every execution).
+var exportKeys = func() map[string]string {
+	m := map[string]string{"os": "os/os"}
+	for _, path := range allowlist {
+		m[path] = exportKey(path)
+	}
+	return m
+}()
+
+func (b *builder) add(path, name string, v reflect.Value) {
+	if b.syms == nil || path != b.path {
+		key, ok := exportKeys[path]
+		if !ok {
+			key = exportKey(path)
+		}
+		b.path, b.syms = path, b.ex[key]
+		if b.syms == nil {
+			b.syms = map[string]reflect.Value{}
+			b.ex[key] = b.syms
+		}
+	}
+	b.syms[name] = v
+}
+
+// print adds a printing function: fmt must still see the script's String
+// and Error methods through it.
+func (b *builder) print(path, name string, v reflect.Value) {
+	b.add(path, name, v)
+	if b.mt == nil {
+		b.mt = map[reflect.Value][]reflect.Type{}
+	}
+	b.mt[v] = printMapTypes
+}
+
+// named reports whether the program's source names name, so that a
+// replacement it cannot reach need not be made.
+func (b *builder) named(name string) bool { return b.src == "" || strings.Contains(b.src, name) }
+
+// printMapTypes are the interfaces the interpreter implements on script
+// values passed to fmt's functions.
+var printMapTypes = []reflect.Type{
+	reflect.TypeFor[fmt.Formatter](),
+	reflect.TypeFor[fmt.Stringer](),
+	reflect.TypeFor[error](),
+}
+
+// replacements are the symbols of the allowlist every execution gets its
+// own of, by import path: absent from the shared table, made per
+// execution over the Hooks. The allocation-bounded functions are in
+// alloc.go, the copied package variables in pkgstate.go.
+var replacements = map[string]func(b *builder){
+	// Printing checked for cycles, to the execution's output; no input.
+	"fmt": func(b *builder) {
+		for name, bind := range printBinds {
+			if b.named(name) {
+				b.print("fmt", name, reflect.ValueOf(bind(b.h)))
+			}
+		}
+		noScan := func(...any) (int, error) { return 0, fmt.Errorf("fmt: scripts have no standard input") }
+		b.add("fmt", "Scan", reflect.ValueOf(noScan))
+		b.add("fmt", "Scanln", reflect.ValueOf(noScan))
+		b.add("fmt", "Scanf", reflect.ValueOf(func(string, ...any) (int, error) {
+			return 0, fmt.Errorf("fmt: scripts have no standard input")
+		}))
+	},
+	// The standard logger of the execution, to its Stderr; Fatal ends
+	// the execution with code 1; SetOutput has no effect.
+	"log": func(b *builder) {
+		logger := log.New(b.h.Stderr(), "", log.LstdFlags)
+		b.add("log", "Flags", reflect.ValueOf(logger.Flags))
+		b.add("log", "SetFlags", reflect.ValueOf(logger.SetFlags))
+		b.add("log", "Prefix", reflect.ValueOf(logger.Prefix))
+		b.add("log", "SetPrefix", reflect.ValueOf(logger.SetPrefix))
+		b.add("log", "Writer", reflect.ValueOf(logger.Writer))
+		b.add("log", "Output", reflect.ValueOf(logger.Output))
+		b.add("log", "Default", reflect.ValueOf(func() *log.Logger { return logger }))
+		b.add("log", "SetOutput", reflect.ValueOf(func(any) {}))
+		for name, bind := range loggerBinds {
+			if b.named(name) {
+				b.print("log", name, reflect.ValueOf(bind(b.h, logger)))
+			}
+		}
+	},
+	// Sleep under the execution's deadline; callbacks as goroutines of
+	// the script.
+	"time": func(b *builder) {
+		b.add("time", "Sleep", reflect.ValueOf(b.h.Sleep))
+		b.add("time", "AfterFunc", reflect.ValueOf(b.h.AfterFunc))
+	},
+	"context": contextFuncs,
+	// errors.As that sees the script's own error types.
+	"errors": func(b *builder) { b.add("errors", "As", reflect.ValueOf(errorsAs)) },
+	// toolscript's os: the execution's exit and streams, no arguments,
+	// no environment.
+	"os": func(b *builder) {
+		var stdout, stderr io.Writer = b.h.Stdout(), b.h.Stderr()
+		b.add("os", "Exit", reflect.ValueOf(b.h.Exit))
+		b.add("os", "Stdout", reflect.ValueOf(&stdout).Elem())
+		b.add("os", "Stderr", reflect.ValueOf(&stderr).Elem())
+		b.add("os", "Args", reflect.ValueOf([]string{"script"}))
+		b.add("os", "Getenv", reflect.ValueOf(func(string) string { return "" }))
+		b.add("os", "Environ", reflect.ValueOf(func() []string { return nil }))
+	},
+}
+
+// Exports returns the symbols an execution whose program has source src
+// and imports imports gets of its own: the replacements of this file and
+// alloc.go bound to h, and the copies of the package variables the source
+// names (pkgstate.go). Only the replacements the source names are made
+// (all when src is ""): a script cannot reach the others.
+func Exports(imports []string, src string, h Hooks) interp.Exports {
+	t := table()
+	b := &builder{h: h, src: src, ex: make(interp.Exports, len(imports)+1)}
+	packageCopies(b, imports, t)
+	for _, path := range imports {
+		if r := replacements[path]; r != nil {
+			r(b)
+		}
+		for name, bind := range guardedFuncs[path] {
+			b.add(path, name, reflect.ValueOf(bind(h)))
+		}
+	}
+	if len(b.mt) > 0 {
+		b.ex["."] = map[string]reflect.Value{"MapTypes": reflect.ValueOf(b.mt)}
+	}
+	return b.ex
+}
+
+// replacedNames returns, by import path, the names Exports replaces:
+// the shared table leaves them out.
+func replacedNames() map[string]map[string]bool {
+	b := &builder{h: nopHooks{}, ex: interp.Exports{}}
+	for _, r := range replacements {
+		r(b)
+	}
+	out := map[string]map[string]bool{}
+	for key, syms := range b.ex {
+		path := key[:strings.Index(key, "/")]
+		if key != "os/os" {
+			path = key[:strings.Index(key, "/./")]
+		}
+		out[path] = map[string]bool{}
+		for name := range syms {
+			out[path][name] = true
+		}
+	}
+	for path, funcs := range guardedFuncs {
+		if out[path] == nil {
+			out[path] = map[string]bool{}
+		}
+		for name := range funcs {
+			out[path][name] = true
+		}
+	}
+	return out
+}
+
+// nopHooks are Hooks that do nothing: replacedNames builds the
+// replacements with them to learn their names, and the audit to learn
+// their types.
+type nopHooks struct{}
+
+func (nopHooks) Stdout() io.Writer                        { return io.Discard }
+func (nopHooks) Stderr() io.Writer                        { return io.Discard }
+func (nopHooks) CheckPrint(string, []any)                 {}
+func (nopHooks) CheckTemplate(any)                        {}
+func (nopHooks) CheckAlloc(string, uint64)                {}
+func (nopHooks) MaxAllocBytes() int64                     { return -1 }
+func (nopHooks) CheckRepeat(int, int)                     {}
+func (nopHooks) Sleep(time.Duration)                      {}
+func (nopHooks) Exit(int)                                 {}
+func (nopHooks) Parent(c context.Context) context.Context { return c }
+func (nopHooks) WaitGroupAdd(*sync.WaitGroup, int)        {}
+func (nopHooks) WaitGroupGo(*sync.WaitGroup, func())      {}
+func (nopHooks) AfterFunc(time.Duration, func()) *time.Timer {
+	return nil
+}
+func (nopHooks) ContextAfterFunc(context.Context, func()) func() bool {
+	return func() bool { return false }
+}
+
+// contextFuncs are the functions of package context that take a parent:
+// each guards a parent of the script's (Hooks.Parent), and AfterFunc
+// runs its function as a goroutine of the script.
+func contextFuncs(b *builder) {
+	h := b.h
+	add := func(name string, fn any) { b.add("context", name, reflect.ValueOf(fn)) }
+	add("AfterFunc", func(ctx context.Context, f func()) func() bool {
+		return h.ContextAfterFunc(h.Parent(ctx), f)
+	})
+	add("WithCancel", func(p context.Context) (context.Context, context.CancelFunc) {
+		return context.WithCancel(h.Parent(p))
+	})
+	add("WithCancelCause", func(p context.Context) (context.Context, context.CancelCauseFunc) {
+		return context.WithCancelCause(h.Parent(p))
+	})
+	add("WithDeadline", func(p context.Context, d time.Time) (context.Context, context.CancelFunc) {
+		return context.WithDeadline(h.Parent(p), d)
+	})
+	add("WithDeadlineCause", func(p context.Context, d time.Time, cause error) (context.Context, context.CancelFunc) {
+		return context.WithDeadlineCause(h.Parent(p), d, cause)
+	})
+	add("WithTimeout", func(p context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+		return context.WithTimeout(h.Parent(p), d)
+	})
+	add("WithTimeoutCause", func(p context.Context, d time.Duration, cause error) (context.Context, context.CancelFunc) {
+		return context.WithTimeoutCause(h.Parent(p), d, cause)
+	})
+	add("WithValue", func(p context.Context, key, val any) context.Context {
+		return context.WithValue(h.Parent(p), key, val)
+	})
+	add("WithoutCancel", func(p context.Context) context.Context {
+		return context.WithoutCancel(h.Parent(p))
+	})
+}
+
+// printBinds make fmt's printing functions for an execution: each checks
+// its arguments for cycles first.
+var printBinds = map[string]func(h Hooks) any{
+	"Print": func(h Hooks) any {
+		return func(a ...any) (int, error) { h.CheckPrint("fmt.Print", a); return fmt.Fprint(h.Stdout(), a...) }
+	},
+	"Printf": func(h Hooks) any {
+		return func(f string, a ...any) (int, error) {
+			h.CheckPrint("fmt.Printf", a)
+			return fmt.Fprintf(h.Stdout(), f, a...)
+		}
+	},
+	"Println": func(h Hooks) any {
+		return func(a ...any) (int, error) { h.CheckPrint("fmt.Println", a); return fmt.Fprintln(h.Stdout(), a...) }
+	},
+	"Sprint": func(h Hooks) any {
+		return func(a ...any) string { h.CheckPrint("fmt.Sprint", a); return fmt.Sprint(a...) }
+	},
+	"Sprintf": func(h Hooks) any {
+		return func(f string, a ...any) string { h.CheckPrint("fmt.Sprintf", a); return fmt.Sprintf(f, a...) }
+	},
+	"Sprintln": func(h Hooks) any {
+		return func(a ...any) string { h.CheckPrint("fmt.Sprintln", a); return fmt.Sprintln(a...) }
+	},
+	"Errorf": func(h Hooks) any {
+		return func(f string, a ...any) error { h.CheckPrint("fmt.Errorf", a); return fmt.Errorf(f, a...) }
+	},
+	"Fprint": func(h Hooks) any {
+		return func(w io.Writer, a ...any) (int, error) { h.CheckPrint("fmt.Fprint", a); return fmt.Fprint(w, a...) }
+	},
+	"Fprintf": func(h Hooks) any {
+		return func(w io.Writer, f string, a ...any) (int, error) {
+			h.CheckPrint("fmt.Fprintf", a)
+			return fmt.Fprintf(w, f, a...)
+		}
+	},
+	"Fprintln": func(h Hooks) any {
+		return func(w io.Writer, a ...any) (int, error) {
+			h.CheckPrint("fmt.Fprintln", a)
+			return fmt.Fprintln(w, a...)
+		}
+	},
+	"Append": func(h Hooks) any {
+		return func(b []byte, a ...any) []byte { h.CheckPrint("fmt.Append", a); return fmt.Append(b, a...) }
+	},
+	"Appendf": func(h Hooks) any {
+		return func(b []byte, f string, a ...any) []byte {
+			h.CheckPrint("fmt.Appendf", a)
+			return fmt.Appendf(b, f, a...)
+		}
+	},
+	"Appendln": func(h Hooks) any {
+		return func(b []byte, a ...any) []byte { h.CheckPrint("fmt.Appendln", a); return fmt.Appendln(b, a...) }
+	},
+}
+
+// errorsAs is errors.As that also sees the script's own error types, which
+// reach the host wrapped by the interpreter (a struct whose IValue field
+// holds the script's value) and so defeat the standard errors.As.
+func errorsAs(errv any, target any) bool {
+	if target == nil {
+		panic("errors: target cannot be nil")
+	}
+	tv := reflect.ValueOf(target)
+	if tv.Kind() != reflect.Pointer || tv.IsNil() {
+		panic("errors: target must be a non-nil pointer")
+	}
+	tt := tv.Type().Elem()
+	if errv == nil {
+		return false
+	}
+	if v := reflect.ValueOf(errv); v.Type().AssignableTo(tt) {
+		tv.Elem().Set(v)
+		return true
+	}
+	err, ok := errv.(error)
+	return ok && asChain(err, tv, tt)
+}
+
+func asChain(err error, tv reflect.Value, tt reflect.Type) bool {
+	for err != nil {
+		v := reflect.ValueOf(err)
+		cands := []reflect.Value{v}
+		s := v
+		if s.Kind() == reflect.Pointer && !s.IsNil() {
+			s = s.Elem()
+		}
+		if s.Kind() == reflect.Struct {
+			if f := s.FieldByName("IValue"); f.IsValid() && f.Kind() == reflect.Interface && !f.IsNil() {
+				cands = append(cands, f.Elem())
+			}
+		}
+		for _, c := range cands {
+			if c.Type().AssignableTo(tt) {
+				tv.Elem().Set(c)
+				return true
+			}
+		}
+		if x, ok := err.(interface{ As(any) bool }); ok && x.As(tv.Interface()) {
+			return true
+		}
+		switch u := err.(type) {
+		case interface{ Unwrap() error }:
+			err = u.Unwrap()
+		case interface{ Unwrap() []error }:
+			for _, e := range u.Unwrap() {
+				if asChain(e, tv, tt) {
+					return true
+				}
+			}
+			return false
+		default:
+			return false
+		}
+	}
+	return false
+}

@@ -1,0 +1,133 @@
+package policy
+
+import (
+	"fmt"
+	"io"
+	"log"
+	"reflect"
+	"sync"
+
+	"github.com/traefik/yaegi/stdlib"
+
+	texttemplate "github.com/toolscript/toolscript/internal/texttemplate"
+)
+
+// Method returns the per-execution replacement of the method name of the
+// native type t, or nil when scripts get the standard one: given the
+// execution's Hooks and the receiver, it returns a function of the
+// method's signature. It is the interpreter's BinMethod hook, bound by
+// the engine to each execution.
+func Method(t reflect.Type, name string) func(h Hooks, recv reflect.Value) reflect.Value {
+	k := methodKey{t, name}
+	if g := guardedMethods[k]; g != nil {
+		return g
+	}
+	return hostMethods[k]
+}
+
+type methodKey struct {
+	recv reflect.Type
+	name string
+}
+
+// hostMethods replace native methods, per execution, for the guards other
+// than allocation bounds (those are guardedMethods, alloc.go): the
+// goroutine and counts of (*sync.WaitGroup).Go, Add and Done, the printing
+// and Fatal methods of loggers, and the Execute methods of templates.
+var hostMethods = func() map[methodKey]func(h Hooks, recv reflect.Value) reflect.Value {
+	m := map[methodKey]func(h Hooks, recv reflect.Value) reflect.Value{}
+	wg := reflect.TypeFor[*sync.WaitGroup]()
+	m[methodKey{wg, "Go"}] = func(h Hooks, r reflect.Value) reflect.Value {
+		wg := r.Interface().(*sync.WaitGroup)
+		return reflect.ValueOf(func(f func()) { h.WaitGroupGo(wg, f) })
+	}
+	m[methodKey{wg, "Add"}] = func(h Hooks, r reflect.Value) reflect.Value {
+		wg := r.Interface().(*sync.WaitGroup)
+		return reflect.ValueOf(func(delta int) { h.WaitGroupAdd(wg, delta) })
+	}
+	m[methodKey{wg, "Done"}] = func(h Hooks, r reflect.Value) reflect.Value {
+		wg := r.Interface().(*sync.WaitGroup)
+		return reflect.ValueOf(func() { h.WaitGroupAdd(wg, -1) })
+	}
+	for name, bind := range templateMethods() {
+		m[methodKey{reflect.TypeFor[*texttemplate.Template](), name}] = bind
+	}
+	loggers := []reflect.Type{reflect.TypeFor[*log.Logger]()}
+	if newLogger, ok := stdlib.Symbols["log/log"]["New"]; ok {
+		loggers = append(loggers, newLogger.Type().Out(0))
+	}
+	for _, t := range loggers {
+		for name, bind := range loggerBinds {
+			m[methodKey{t, name}] = func(h Hooks, r reflect.Value) reflect.Value {
+				return reflect.ValueOf(bind(h, r.Interface().(outputter)))
+			}
+		}
+	}
+	return m
+}()
+
+// outputter is a logger: *log.Logger (log.Default), and the logger type
+// of yaegi's log.New.
+type outputter interface {
+	Output(calldepth int, s string) error
+}
+
+// loggerBinds replace the printing methods of the loggers (and log's
+// printing functions, over the execution's logger): arguments checked
+// for cycles, and Fatal ends the execution with exit code 1 (the method
+// of *log.Logger exits the process; yaegi's panics).
+var loggerBinds = func() map[string]func(h Hooks, l outputter) any {
+	m := map[string]func(h Hooks, l outputter) any{}
+	for _, name := range []string{"Print", "Println", "Panic", "Panicln", "Fatal", "Fatalln"} {
+		m[name] = func(h Hooks, l outputter) any {
+			return func(a ...any) {
+				h.CheckPrint("(*log.Logger)."+name, a)
+				s := fmt.Sprint(a...)
+				if name == "Println" || name == "Panicln" || name == "Fatalln" {
+					s = fmt.Sprintln(a...)
+				}
+				_ = l.Output(2, s)
+				switch name {
+				case "Panic", "Panicln":
+					panic(s)
+				case "Fatal", "Fatalln":
+					h.Exit(1)
+				}
+			}
+		}
+	}
+	for _, name := range []string{"Printf", "Panicf", "Fatalf"} {
+		m[name] = func(h Hooks, l outputter) any {
+			return func(f string, a ...any) {
+				h.CheckPrint("(*log.Logger)."+name, a)
+				s := fmt.Sprintf(f, a...)
+				_ = l.Output(2, s)
+				switch name {
+				case "Panicf":
+					panic(s)
+				case "Fatalf":
+					h.Exit(1)
+				}
+			}
+		}
+	}
+	return m
+}()
+
+// templateMethods replace the Execute methods of the scripts' templates:
+// a template prints with fmt what its actions reach in the data.
+func templateMethods() map[string]func(h Hooks, r reflect.Value) reflect.Value {
+	return map[string]func(h Hooks, r reflect.Value) reflect.Value{
+		"Execute": func(h Hooks, r reflect.Value) reflect.Value {
+			t := r.Interface().(*texttemplate.Template)
+			return reflect.ValueOf(func(w io.Writer, data any) error { h.CheckTemplate(data); return t.Execute(w, data) })
+		},
+		"ExecuteTemplate": func(h Hooks, r reflect.Value) reflect.Value {
+			t := r.Interface().(*texttemplate.Template)
+			return reflect.ValueOf(func(w io.Writer, name string, data any) error {
+				h.CheckTemplate(data)
+				return t.ExecuteTemplate(w, name, data)
+			})
+		},
+	}
+}
