@@ -34,10 +34,13 @@ const (
 	DefaultMaxMemoryBytes = 1 << 30
 )
 
-// Limits bound one execution. A zero field takes the package default; the
-// constant Unlimited (or any negative value) disables that limit. Limits
-// are plain data, enforced in one place each, and a tripped limit ends the
-// execution with a *LimitError naming the field (ReturnCode CodeLimit).
+// Limits bound one execution. A zero field takes the default (the
+// runtime's Config.Limits, else the package's Default constant); the
+// constant Unlimited (or any negative value) disables that limit: the rule
+// of every limit, timeout and bound of toolscript's API (see the package
+// documentation). Limits are plain data, enforced in one place each, and a
+// tripped limit ends the execution with a *LimitError naming the field
+// (ReturnCode CodeLimit).
 type Limits struct {
 	// Timeout bounds the wall time, set-up included (DefaultTimeout). Its
 	// expiry gives ReturnCode CodeTimeout and an error matching
@@ -164,19 +167,14 @@ type settings struct {
 }
 
 // WithTimeout bounds the execution's wall time; it overrides
-// Limits.Timeout. A non-positive d means no timeout.
-func WithTimeout(d time.Duration) Option {
-	return func(s *settings) {
-		if d <= 0 {
-			s.limits.Timeout = Unlimited
-		} else {
-			s.limits.Timeout = d
-		}
-	}
-}
+// Limits.Timeout and follows its rule: zero keeps the default (the
+// runtime's Config.Limits.Timeout, else DefaultTimeout), Unlimited (any
+// negative d) means no timeout. It is WithLimits(Limits{Timeout: d}).
+func WithTimeout(d time.Duration) Option { return WithLimits(Limits{Timeout: d}) }
 
 // WithLimits sets the limits of the execution; its zero fields keep the
-// engine's (or the package's) defaults.
+// runtime's (or the package's) defaults, its negative ones disable the
+// limit.
 func WithLimits(l Limits) Option {
 	return func(s *settings) { s.limits = s.limits.merge(l) }
 }

@@ -16,7 +16,7 @@ import (
 func runCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	timeout := fs.Duration("timeout", engine.DefaultTimeout, "bound on the script's wall time")
+	timeout := fs.Duration("timeout", engine.DefaultTimeout, "bound on the script's wall time (0: engine default, negative: unlimited)")
 	asJSON := fs.Bool("json", false, "print the whole CodeResult as JSON instead of the script's output")
 	maxCalls := fs.Int("max-tool-calls", 0, "bound on tool calls (0: engine default, -1: unlimited)")
 	isolated := fs.Bool("isolated", false, "run the script in a worker process under OS limits (memory, CPU, files, stack); tools stay in this process")
