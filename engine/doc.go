@@ -38,9 +38,22 @@
 // # Limits
 //
 // Limits bound the wall time, tool calls, output, goroutines, recursion
-// depth, allocation sizes and heap growth; zero fields take the defaults,
-// Unlimited disables one, and a tripped limit names itself in a
-// *LimitError. Compilation runs under the same deadline and memory limit,
+// depth, allocation sizes and heap growth, and a tripped limit names
+// itself in a *LimitError.
+//
+// Zero means the default, everywhere in toolscript's API: a zero field of
+// a configuration (Limits, Config, IsolatedConfig, WorkerLimits,
+// registry.ToolMetadata, executor.ProcessConfig) or a zero argument of an
+// option (WithTimeout, WithLimits, executor.WithTimeout,
+// registry.WithMaxWorkers) takes the default its documentation states; for
+// Execute's options that is the runtime's Config.Limits, else the
+// package's Default constants. Unlimited, or any negative value, disables
+// a limit of Limits or WorkerLimits; a timeout whose default is none
+// (executor.WithTimeout, ToolMetadata.Timeout) is none for both. A bound
+// that cannot be lifted (a number of workers, a start timeout, a grace
+// period) takes its default for a negative value too.
+//
+// Compilation runs under the same deadline and memory limit,
 // and the source's size and nesting are bounded (MaxSourceBytes,
 // MaxNesting). A tripped limit, and os.Exit on any goroutine, end the
 // execution whatever the script recovers: the interpreter stops at once
