@@ -23,7 +23,7 @@ import (
 //	{ __ts_g1_f, __ts_g1_0, __ts_g1_1 := x.f, a, b; __ts.GoStart(); go func() { defer ...; __ts_g1_f(__ts_g1_0, __ts_g1_1) }() }
 //
 // which evaluates the function value and the arguments at the go
-// statement, in the goroutine that runs it, as Go does: a later
+// statement, in the goroutine that executes it, as Go does: a later
 // assignment to f or a does not change the call. (x.f as a method value
 // should bind x too; the interpreter's method values bind the variable
 // instead, a gap scripts/testdata/norm_go_method_value.gos pins.)
