@@ -48,8 +48,9 @@
 // registry.WithMaxWorkers) takes the default its documentation states; for
 // Execute's options that is the runtime's Config.Limits, else the
 // package's Default constants. Unlimited, or any negative value, disables
-// a limit of Limits or WorkerLimits; a timeout whose default is none
-// (executor.WithTimeout, ToolMetadata.Timeout) is none for both. A bound
+// a limit of Limits or WorkerLimits; a bound whose default is none
+// (Config.MaxConcurrent, executor.WithTimeout, ToolMetadata.Timeout) is
+// none for both. A bound
 // that cannot be lifted (a number of workers, a start timeout, a grace
 // period) takes its default for a negative value too.
 //

@@ -98,8 +98,9 @@ const (
 // ToolMetadata is the execution policy and classification of a tool. The
 // zero value means: no timeout, safe to run concurrently, no tags, enabled.
 type ToolMetadata struct {
-	// Timeout bounds each run of the tool; 0 means no limit. A call over it
-	// fails with an error matching context.DeadlineExceeded.
+	// Timeout bounds each run of the tool. Zero, the default, means no
+	// limit, and so does a negative value. A call over it fails with an
+	// *executor.TimeoutError (matching context.DeadlineExceeded).
 	Timeout time.Duration
 	// ConcurrencyUnsafe marks a tool that must not run alongside other
 	// calls: an ExecuteToolCalls batch containing it runs one call at a
