@@ -269,7 +269,12 @@ func (r *Report) WriteTable(w io.Writer) {
 	for _, e := range r.Engines {
 		calls, loop := r.cell("calls_1000", e), r.cell("loop_1000", e)
 		if calls != nil && loop != nil && calls.OK() && loop.OK() {
-			per = append(per, fmt.Sprintf("%s %s", e, Duration((calls.Summary.Center-loop.Summary.Center)/1000)))
+			d := (calls.Summary.Center - loop.Summary.Center) / 1000
+			if d <= 0 {
+				per = append(per, e+" below the noise")
+				continue
+			}
+			per = append(per, fmt.Sprintf("%s %s", e, Duration(d)))
 		}
 	}
 	if len(per) > 0 {
