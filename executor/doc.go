@@ -101,14 +101,21 @@
 //		goleak.VerifyTestMain(m)
 //	}
 //
-// Children get their own process group, a clean environment (only
-// [ProcessConfig.Env]), standard output discarded unless
-// [ProcessConfig.Stdout] is set, and on Linux a parent-death signal; on every
-// platform they also exit when their input pipe closes. Calls and results
-// travel over two extra pipes (file descriptors 3 and 4) in the framing of
-// toolscript's internal wire package: length-prefixed frames of hello, call,
-// result, progress, cancel and shutdown messages with JSON bodies. [Serve]
-// runs the child side on any stream. Arguments and results must therefore
-// be JSON-encodable; results come back as encoding/json decodes them into
-// an any (numbers are float64).
+// The hook is the one of every child process toolscript starts: the
+// engine's isolated runtime starts its workers the same way, and
+// engine.MaybeServeWorker is the same function. A binary that uses both
+// the process backend and the isolated runtime calls one of the two,
+// once; it serves the children of both.
+//
+// Children get their own process group, a clean environment (only the
+// variable naming their role, TOOLSCRIPT_CHILD, and [ProcessConfig.Env]),
+// standard output discarded unless [ProcessConfig.Stdout] is set, and on
+// Linux a parent-death signal; on every platform they also exit when their
+// input pipe closes. A child counts as started once it has said hello
+// within [ProcessConfig.StartTimeout]. Calls and results travel over two
+// extra pipes (file descriptors 3 and 4) in the framing of toolscript's
+// internal wire package: length-prefixed frames of hello, call, result,
+// progress, cancel and shutdown messages with JSON bodies. Arguments and
+// results must therefore be JSON-encodable; results come back as
+// encoding/json decodes them into an any (numbers are float64).
 package executor

@@ -2,7 +2,7 @@
 // below its public API: scripts run in pre-started worker processes under
 // OS limits while their tools run in the host. It holds the worker pool
 // and the OS limits, the host side ([Host]), the worker side
-// ([ServeEngine]) and their protocol (proto.go). It cannot import package
+// ([RegisterEngine]) and their protocol (proto.go). It cannot import package
 // engine, which imports it: the in-process runtime a worker runs scripts
 // on, and engine's error types and bounds, come through [Engine], which
 // package engine implements. Of the project it imports only projection and
@@ -28,11 +28,17 @@
 // A [Pool] on the host keeps Config.Size workers started: children of the
 // same binary (or Config.Path), each in its own process group, with an
 // empty temporary working directory, no environment but two variables of
-// its own, and pipes on file descriptors 3 (host to worker) and 4 (worker
-// to host) that carry the frames of package internal/wire. The worker's
-// main hands the process to [Serve] (engine.MaybeServeWorker does), which
-// applies the [Limits] to itself before it reads anything from the host,
-// says hello and serves the connection.
+// its own (its role and its limits), and pipes on file descriptors 3
+// (host to worker) and 4 (worker to host) that carry the frames of
+// package internal/wire. The pool is package internal/proc's, the one
+// mechanism for child processes that the executor's process backend uses
+// too: its start timeout, replacement, killing and exit classification
+// ([Exit]). The worker's main calls the hook of every child process
+// (engine.MaybeServeWorker, or executor.MaybeServeChild: the same
+// function), which runs the role the worker was started for, registered
+// at init ([Register], [RegisterEngine]): the worker applies the [Limits]
+// to itself before it reads anything from the host, says hello and serves
+// the connection.
 //
 // # Limits
 //

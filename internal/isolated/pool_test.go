@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -19,19 +18,15 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/toolscript/toolscript/internal/isolated"
+	"github.com/toolscript/toolscript/internal/proc"
 	"github.com/toolscript/toolscript/internal/wire"
 )
 
-// TestMain is the worker hook: the test binary is also the worker, which
-// answers the probe calls of serveProbe.
+// TestMain is the worker hook: the test binary is also the worker (of
+// the pools' default role), which answers the probe calls of serveProbe.
 func TestMain(m *testing.M) {
-	if isolated.IsWorker() {
-		code, err := isolated.Serve(isolated.ServeConfig{Serve: serveProbe})
-		if err != nil {
-			fmt.Fprintln(os.Stderr, err)
-		}
-		os.Exit(code)
-	}
+	isolated.Register("worker", isolated.ServeConfig{Serve: serveProbe})
+	proc.MaybeServe()
 	goleak.VerifyTestMain(m)
 }
 

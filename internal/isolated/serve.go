@@ -1,7 +1,6 @@
 package isolated
 
 import (
-	"errors"
 	"fmt"
 	"os"
 
@@ -25,13 +24,6 @@ const (
 )
 
 const cpuMessage = proc.CPULimitMessage
-
-// IsWorker reports whether this process was started as a child process
-// (of any role) and has not cleared its environment yet.
-func IsWorker() bool { return proc.ChildRole() != "" }
-
-// Role returns the role the host gave this worker ("" in the host).
-func Role() string { return proc.ChildRole() }
 
 // Conn is a worker's connection to its host: frames in, frames out.
 type Conn struct {
@@ -59,7 +51,8 @@ func (c *Conn) Pending() bool {
 	return c.arrived != nil && c.arrived()
 }
 
-// ServeConfig is the worker side of a pool: what Serve runs.
+// ServeConfig is the worker side of a pool: what a worker of a role
+// (Register) runs.
 type ServeConfig struct {
 	// Warm runs after the limits are applied and before the hello, so the
 	// pool counts the worker as ready only once it is (for example, after
@@ -70,21 +63,13 @@ type ServeConfig struct {
 	Serve func(c *Conn) error
 }
 
-// Serve is the whole life of a worker process, as the role this process
-// was started for (see package internal/proc, which opens the pipes of
-// file descriptors 3 and 4 and sends the hello): it reads the limits the
-// host passed, clears the environment, applies the limits to this process
-// (see Limits), runs cfg.Warm, then cfg.Serve. It returns the process's
-// exit status; the caller exits with it. Outside a worker it returns an
-// error at once.
-func Serve(cfg ServeConfig) (int, error) {
-	name := proc.ChildRole()
-	if name == "" {
-		return ExitSetup, errors.New("isolated: Serve called outside a worker")
-	}
-	proc.Register(name, cfg.role())
-	return proc.Serve()
-}
+// Register makes this binary serve the workers started for the named
+// role (Config.Role) with cfg: a child role of package internal/proc,
+// whose hook opens the pipes of file descriptors 3 and 4 and sends the
+// hello. Such a worker reads the limits the host passed, clears its
+// environment, applies the limits to itself (see Limits), runs cfg.Warm,
+// then cfg.Serve. Call it at init; it panics on a name registered twice.
+func Register(name string, cfg ServeConfig) { proc.Register(name, cfg.role()) }
 
 // role is cfg as a child role of package internal/proc.
 func (cfg ServeConfig) role() proc.Role {

@@ -19,18 +19,19 @@ import (
 	"github.com/toolscript/toolscript/projection"
 )
 
-// IsEngineWorker reports whether this process was started as a worker
-// of a Host.
-func IsEngineWorker() bool { return IsWorker() && Role() == workerRole }
-
-// ServeEngine is the life of a Host's worker: it applies the OS limits the
-// host chose, warms eng up, says hello and runs the scripts the host
-// sends, one at a time, on eng, whose tools forward each call to the
-// host. It returns the exit status when the host closes the pipe or asks
-// the worker to stop. Outside a worker process it fails at once.
-func ServeEngine(eng Engine) (int, error) {
-	return Serve(ServeConfig{
-		Warm: eng.Warm,
+// RegisterEngine makes this binary serve the workers of a Host, the
+// child role the hook of child processes runs for them (package
+// internal/proc): in a worker, it applies the OS limits the host chose,
+// makes the engine with newEngine and warms it up, says hello and runs
+// the scripts the host sends, one at a time, on that engine, whose tools
+// forward each call to the host. Package engine calls it at init.
+func RegisterEngine(newEngine func() Engine) {
+	var eng Engine
+	Register(workerRole, ServeConfig{
+		Warm: func() error {
+			eng = newEngine()
+			return eng.Warm()
+		},
 		Serve: func(c *Conn) error {
 			return newWorkerServer(c, eng).serve()
 		},
