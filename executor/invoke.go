@@ -45,16 +45,22 @@ func resolve(fn any) (any, fnKind, string, error) {
 	if n, ok := fn.(Named); ok {
 		f, ok := lookupFunc(string(n))
 		if !ok {
-			return nil, kindBad, "", fmt.Errorf("%w: %q", ErrNotRegistered, string(n))
+			return nil, kindBad, "", notRegistered(n)
 		}
 		return f, kindOf(f), string(n), nil
 	}
 	k := kindOf(fn)
 	if k == kindBad {
-		return nil, kindBad, "", fmt.Errorf("%w: %T; want %s", ErrBadFunc, fn, shapes)
+		return nil, kindBad, "", badFunc(fn)
 	}
 	return fn, k, "", nil
 }
+
+// badFunc is the error of a function of unsupported shape.
+func badFunc(fn any) error { return fmt.Errorf("%w: %T; want %s", ErrBadFunc, fn, shapes) }
+
+// notRegistered is the error of a Named function RegisterFunc never saw.
+func notRegistered(n Named) error { return fmt.Errorf("%w: %q", ErrNotRegistered, string(n)) }
 
 // call runs fn, turning a panic into *FuncPanicError.
 func call(ec *ExecutionContext, fn any, k fnKind, kwargs map[string]any) (v any, err error) {

@@ -130,12 +130,12 @@ func (t *Task) prepareRemote(fn any, kwargs map[string]any) error {
 	switch f := fn.(type) {
 	case Named:
 		if _, ok := lookupFunc(string(f)); !ok {
-			return fmt.Errorf("%w: %q", ErrNotRegistered, string(f))
+			return notRegistered(f)
 		}
 		name = string(f)
 	default:
 		if kindOf(fn) == kindBad {
-			return fmt.Errorf("%w: %T; want %s", ErrBadFunc, fn, shapes)
+			return badFunc(fn)
 		}
 		n, ok := registeredName(fn)
 		if !ok {
@@ -144,10 +144,10 @@ func (t *Task) prepareRemote(fn any, kwargs map[string]any) error {
 		name = n
 	}
 	args, err := json.Marshal(kwargs)
-	if err != nil {
-		return fmt.Errorf("executor: arguments of %q do not encode to JSON: %w", name, err)
+	var body []byte
+	if err == nil {
+		body, err = json.Marshal(&wire.Call{Name: name, Args: args, ExecID: t.ID()})
 	}
-	body, err := json.Marshal(&wire.Call{Name: name, Args: args, ExecID: t.ID()})
 	if err != nil {
 		return fmt.Errorf("executor: arguments of %q do not encode to JSON: %w", name, err)
 	}
