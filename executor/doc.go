@@ -35,13 +35,13 @@
 // its _ctx argument); callers
 // never pass it. Any other value makes the handle Failed with an error
 // wrapping [ErrBadFunc]; Submit never panics. A panic in a function makes its
-// handle Failed with a [*PanicError] carrying the value and the stack.
+// handle Failed with a [*FuncPanicError] carrying the value and the stack.
 //
 // # Status
 //
 // An execution is PENDING, then RUNNING, then one of COMPLETED, FAILED or
-// CANCELLED; [Status] documents the six legal transitions and [CanTransition]
-// encodes them. Final statuses never change: a result that arrives after a
+// CANCELLED; [Status] documents the six legal transitions, which [Task]
+// enforces. Final statuses never change: a result that arrives after a
 // cancellation or a timeout is discarded.
 //
 // # Concurrency
@@ -59,8 +59,8 @@
 //
 // [Handle.Cancel], [WithTimeout], the context given with [WithContext] and
 // Shutdown(false) all end an execution at once, from the caller's point of
-// view: the handle takes its final status (CANCELLED, or FAILED with
-// [ErrTimeout] for a timeout) and Result returns. What happens to the
+// view: the handle takes its final status (CANCELLED, or FAILED with a
+// [*TimeoutError] for a timeout) and Result returns. What happens to the
 // function depends on the backend:
 //
 //   - in the goroutine and inline backends cancellation is cooperative: the
@@ -72,9 +72,12 @@
 //     function sees a cooperative cancellation) and a fresh child replaces
 //     it.
 //
-// A run timeout counts from the start of the run, not from Submit. Errors
-// match with errors.Is: [ErrCancelled] for every [*CancelledError] (which
-// unwraps to its cause), [ErrTimeout] (also context.DeadlineExceeded),
+// A run timeout counts from the start of the run, not from Submit; zero
+// means none, as a negative value does (the rule of zero values in
+// toolscript: the package engine's "Limits" section). Errors match with
+// errors.Is: [ErrCancelled] for every [*CancelledError] (which unwraps to
+// its cause), [ErrTimeout] for every [*TimeoutError] (also
+// context.DeadlineExceeded),
 // [ErrResultTimeout] for a Result wait that ended first, [ErrShutdown],
 // [ErrChildExited].
 //
