@@ -1,7 +1,6 @@
 package proc
 
 import (
-	"bytes"
 	"context"
 	"encoding/binary"
 	"fmt"
@@ -217,20 +216,28 @@ func (c *Child) awaitHello(ctx context.Context, role string, timeout time.Durati
 // maxHello bounds the hello frame, counted from the type byte.
 const maxHello = 4 << 10
 
-// readHello reads one frame from r without reading past it.
+// readHello reads one frame from r without reading past it (see package
+// internal/wire for the framing).
 func readHello(r io.Reader) (wire.Frame, error) {
-	var buf [wire.HeaderSize + maxHello]byte
-	if _, err := io.ReadFull(r, buf[:4]); err != nil {
+	var hdr [wire.HeaderSize]byte
+	if _, err := io.ReadFull(r, hdr[:4]); err != nil {
 		return wire.Frame{}, err
 	}
-	n := binary.BigEndian.Uint32(buf[:4])
+	n := binary.BigEndian.Uint32(hdr[:4])
 	if n < wire.HeaderSize-4 || n > maxHello {
 		return wire.Frame{}, fmt.Errorf("proc: hello frame of %d bytes", n)
 	}
-	if _, err := io.ReadFull(r, buf[4:4+n]); err != nil {
+	if _, err := io.ReadFull(r, hdr[4:]); err != nil {
 		return wire.Frame{}, err
 	}
-	return wire.NewReader(bytes.NewReader(buf[:4+n])).Read()
+	f := wire.Frame{Type: wire.Type(hdr[4]), ID: binary.BigEndian.Uint64(hdr[5:])}
+	if body := int(n) - (wire.HeaderSize - 4); body > 0 {
+		f.Body = make([]byte, body)
+		if _, err := io.ReadFull(r, f.Body); err != nil {
+			return wire.Frame{}, err
+		}
+	}
+	return f, nil
 }
 
 // PID returns the child's process id (also its process group id).
