@@ -316,6 +316,9 @@ func (r *Registry) prepare(t *Tool) error {
 	if t.compiled, err = schema.Compile(t.Parameters); err != nil {
 		return fmt.Errorf("%w: tool %q: %w", ErrInvalidTool, t.Name, err)
 	}
+	if t.OutputSchema != nil && !json.Valid(t.OutputSchema) {
+		return fmt.Errorf("%w: tool %q: the output schema is not JSON", ErrInvalidTool, t.Name)
+	}
 	t.serial = nil
 	if t.Metadata.ConcurrencyUnsafe {
 		t.serial = new(sync.Mutex)

@@ -30,6 +30,12 @@ type Tool struct {
 	// Parameters is the JSON Schema of the arguments object. nil means an
 	// object with any properties.
 	Parameters json.RawMessage
+	// OutputSchema is the JSON Schema of the tool's result when one is
+	// known (an MCP tool's outputSchema), nil otherwise. The registry
+	// keeps it for describing the tool; it does not validate results
+	// against it, and the API schemas (Schemas) leave it out, as the
+	// model APIs take none.
+	OutputSchema json.RawMessage
 	// Namespace groups tools, such as "math_ops"; "" for none.
 	Namespace string
 	// MethodName is the name within the namespace, such as "multiply".
@@ -78,6 +84,7 @@ func (t *Tool) run(ctx context.Context, args map[string]any) (any, error) {
 func (t *Tool) clone() *Tool {
 	c := *t
 	c.Parameters = slices.Clone(t.Parameters)
+	c.OutputSchema = slices.Clone(t.OutputSchema)
 	c.Metadata.Tags = slices.Clone(t.Metadata.Tags)
 	return &c
 }
