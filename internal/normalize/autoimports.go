@@ -10,7 +10,7 @@ import (
 // autoImports returns the import paths of the packages the file selects
 // from (fmt.Println, math_ops.Multiply) without importing them, as
 // Config.AutoImport maps their names, sorted; imported holds the names
-// the script's own imports bind, and autoImports adds theirs. The generated import declaration
+// the script's own imports bind. The generated import declaration
 // (importDecl) imports them after the package clause: models often leave
 // their imports out, and Go would refuse the program for it.
 //
@@ -37,7 +37,6 @@ func (p *Program) autoImports(file ast.Node, imported map[string]bool) []string 
 		seen[id.Name] = true
 		if path, ok := p.cfg.AutoImport(id.Name); ok {
 			paths = append(paths, path)
-			imported[id.Name] = true
 		}
 		return true
 	})

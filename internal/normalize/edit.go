@@ -50,9 +50,11 @@ func lineDirective(line, col int) string {
 }
 
 // mentions reports whether word occurs in src as a whole word (not inside
-// an identifier). It can be true of a comment or a string; it is never
-// false of source that uses word as a keyword or identifier, so a walk of
-// the tree for that construct can be skipped when it is false.
+// an identifier, not right after a dot: there it is a field or method of
+// a selector, or the extension of File in a line directive). It can be
+// true of a comment or a string; it is never false of source that uses
+// word as a keyword or identifier, so a walk of the tree for that
+// construct can be skipped when it is false.
 func mentions(src, word string) bool {
 	for i := 0; i <= len(src)-len(word); {
 		j := strings.Index(src[i:], word)
@@ -61,7 +63,7 @@ func mentions(src, word string) bool {
 		}
 		j += i
 		end := j + len(word)
-		if (j == 0 || !isIdentByte(src[j-1])) && (end == len(src) || !isIdentByte(src[end])) {
+		if (j == 0 || !isIdentByte(src[j-1]) && src[j-1] != '.') && (end == len(src) || !isIdentByte(src[end])) {
 			return true
 		}
 		i = j + 1

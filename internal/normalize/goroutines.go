@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/token"
+	"strconv"
 	"strings"
 )
 
@@ -48,12 +49,7 @@ func (p *Program) rewriteGo(src string, fset *token.FileSet, file *ast.File) []e
 	text := func(n ast.Node) string { return src[off(n.Pos()):off(n.End())] }
 	guard := "defer func() { " + RuntimeAlias + ".GoEnd(recover()) }(); "
 	g := 0
-	funcs := map[string]bool{}
-	for _, d := range file.Decls {
-		if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil {
-			funcs[fd.Name.Name] = true
-		}
-	}
+	var funcs map[string]bool // the file's functions, once a go f() needs them
 	ast.Inspect(file, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.GoStmt:
@@ -68,6 +64,14 @@ func (p *Program) rewriteGo(src string, fset *token.FileSet, file *ast.File) []e
 			g++
 			var names, values, args []string
 			fun := text(call.Fun)
+			if funcs == nil {
+				funcs = map[string]bool{}
+				for _, d := range file.Decls {
+					if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil {
+						funcs[fd.Name.Name] = true
+					}
+				}
+			}
 			if !p.constantFunc(call.Fun, funcs, file) {
 				name := fmt.Sprintf("%s_g%d_f", RuntimeAlias, g)
 				names = append(names, name)
@@ -121,7 +125,26 @@ func (p *Program) constantFunc(fun ast.Expr, funcs map[string]bool, file *ast.Fi
 		return builtins[f.Name] || funcs[f.Name]
 	case *ast.SelectorExpr:
 		id, ok := f.X.(*ast.Ident)
-		return ok && p.packages[id.Name] && !declaresAnywhere(file, id.Name)
+		return ok && p.isPackage(id.Name, file) && !declaresAnywhere(file, id.Name)
 	}
 	return false
+}
+
+// isPackage reports whether name is the name of a package the file
+// imports, or one it uses without importing (Config.AutoImport).
+func (p *Program) isPackage(name string, file *ast.File) bool {
+	for _, s := range file.Imports {
+		path, err := strconv.Unquote(s.Path.Value)
+		if err != nil {
+			continue
+		}
+		if s.Name != nil && s.Name.Name == name || s.Name == nil && path[strings.LastIndex(path, "/")+1:] == name {
+			return true
+		}
+	}
+	if p.cfg.AutoImport == nil {
+		return false
+	}
+	_, ok := p.cfg.AutoImport(name)
+	return ok
 }

@@ -67,8 +67,7 @@ type Program struct {
 	// UsesRuntime says the generated code calls RuntimePath.
 	UsesRuntime bool
 
-	cfg      Config
-	packages map[string]bool // the names the program's imports bind, automatic ones included
+	cfg Config
 }
 
 // Line returns the model's source line n (1-based) without its line
@@ -201,7 +200,6 @@ func (p *Program) check(code string, fset *token.FileSet, file *ast.File) ([]str
 	}
 	auto := p.autoImports(file, imported)
 	p.Imports = append(p.Imports, auto...)
-	p.packages = imported
 	if err := p.checkReadOnly(fset, file); err != nil {
 		return nil, err
 	}

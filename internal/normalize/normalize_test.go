@@ -151,6 +151,10 @@ func TestMentions(t *testing.T) {
 		{"results := 1; x.result2", "result", false},
 		{"", "go", false},
 		{"go", "go", true},
+		{"/*line script.go:1:1*/x.result(1); y.min", "go", false},
+		{"/*line script.go:1:1*/x.result(1); y.min", "result", false},
+		{"x.\n\tresult(1)", "result", true},
+		{"...go", "go", false},
 	}
 	for _, c := range cases {
 		if got := mentions(c.src, c.word); got != c.want {
