@@ -255,7 +255,14 @@ func (d *decoder) tagged(depth int) (any, error) {
 	if k == nil || k.dec == nil {
 		return nil, d.errorf("unknown tag %q", name)
 	}
-	return k.dec(d, depth)
+	// A kind's reader is a function value, to which the compiler must give
+	// a decoder on the heap: give it a copy, so that d stays on its
+	// caller's stack for the untagged values, most of the traffic. (The
+	// copy costs what the tag's string used to.)
+	hd := &decoder{data: d.data, pos: d.pos}
+	v, err := k.dec(hd, depth)
+	d.pos = hd.pos
+	return v, err
 }
 
 // plainString reads a JSON string without escapes, returning its bytes
