@@ -18,6 +18,15 @@ var allowed = map[string]string{
 	"github.com/toolscript/toolscript": "this module",
 	"github.com/traefik/yaegi":         "the interpreter",
 	"golang.org/x/sync":                "semaphore and errgroup",
+	// The official MCP Go SDK (package mcp) and what it brings.
+	"github.com/modelcontextprotocol/go-sdk": "the official MCP Go SDK: MCP clients and servers (package mcp)",
+	"github.com/google/jsonschema-go":        "the JSON Schema package of the MCP SDK",
+	"github.com/segmentio/encoding":          "the MCP SDK's JSON codec",
+	"github.com/segmentio/asm":               "the MCP SDK's JSON codec (segmentio/encoding)",
+	"github.com/yosida95/uritemplate/v3":     "the MCP SDK's resource templates",
+	"golang.org/x/oauth2":                    "the MCP SDK's HTTP authorization",
+	"golang.org/x/time":                      "the MCP SDK's rate limits",
+	"golang.org/x/sys":                       "CPU feature detection of the MCP SDK's JSON codec (segmentio/asm); the bench runner's terminal too",
 }
 
 // benchOnly are the modules only the benchmark runner (bench/...) may
@@ -39,7 +48,6 @@ var benchOnly = map[string]string{
 	"github.com/mitchellh/colorstring":  "bench runner only",
 	"github.com/rivo/uniseg":            "bench runner only",
 	"golang.org/x/term":                 "bench runner only",
-	"golang.org/x/sys":                  "bench runner only",
 }
 
 // TestDependencies fails when a package of the module (tests excluded)
@@ -127,8 +135,10 @@ func TestLayers(t *testing.T) {
 		"projection":        {"engine", "registry", "executor", "internal/isolated", "demo", "scripts", "cmd"},
 		"executor":          {"engine", "registry", "projection", "internal/isolated", "demo", "scripts", "cmd"},
 		"internal/isolated": {"engine", "registry", "executor", "demo", "scripts", "cmd"},
-		"engine":            {"registry", "executor", "demo", "scripts", "cmd"},
-		"registry":          {"engine", "internal/isolated", "demo", "scripts", "cmd"},
+		"engine":            {"registry", "executor", "demo", "scripts", "cmd", "mcp"},
+		"registry":          {"engine", "internal/isolated", "demo", "scripts", "cmd", "mcp"},
+		// The MCP tool source feeds a registry: it needs neither runtime.
+		"mcp": {"engine", "internal/isolated", "internal/policy", "internal/normalize", "internal/yaegi", "demo", "scripts", "cmd"},
 		// What a script can reach is decided below the runtimes that
 		// apply it (internal/policy's TestNoInternalTypes keeps the
 		// module's internals, this package's included, from scripts).

@@ -1,0 +1,28 @@
+//go:build unix
+
+package mcp
+
+import (
+	"os/exec"
+	"syscall"
+)
+
+// procAttr puts a stdio server in a process group of its own, so that
+// stopping it also stops the processes it started (npx starting node,
+// say).
+func procAttr() *syscall.SysProcAttr { return &syscall.SysProcAttr{Setpgid: true} }
+
+// terminateGroup sends SIGTERM to the server's process group.
+func terminateGroup(cmd *exec.Cmd) {
+	if cmd.Process != nil {
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
+	}
+}
+
+// killGroup sends SIGKILL to the server's process group and the server.
+func killGroup(cmd *exec.Cmd) {
+	if cmd.Process != nil {
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		_ = cmd.Process.Kill()
+	}
+}
