@@ -169,9 +169,9 @@ var replacements = map[string]func(b *builder){
 }
 
 // Exports returns the symbols an execution whose program has source src
-// and imports imports gets of its own: the replacements of this file and
-// alloc.go bound to h, and the copies of the package variables the source
-// names (pkgstate.go). Only the replacements the source names are made
+// and imports imports gets of its own: the replacements (exports.go,
+// alloc.go) bound to h, and the copies of the package variables the
+// source names (pkgstate.go). Only the replacements the source names are made
 // (all when src is ""): a script cannot reach the others.
 func Exports(imports []string, src string, h Hooks) interp.Exports {
 	t := table()
