@@ -10,6 +10,9 @@ import (
 type decoder struct {
 	data []byte
 	pos  int
+	// heap is the decoder the kinds' readers get, made at the first tagged
+	// array (see tagged); itself once on the heap.
+	heap *decoder
 }
 
 func (d *decoder) errorf(format string, a ...any) error {
@@ -256,10 +259,15 @@ func (d *decoder) tagged(depth int) (any, error) {
 		return nil, d.errorf("unknown tag %q", name)
 	}
 	// A kind's reader is a function value, to which the compiler must give
-	// a decoder on the heap: give it a copy, so that d stays on its
-	// caller's stack for the untagged values, most of the traffic. (The
-	// copy costs what the tag's string used to.)
-	hd := &decoder{data: d.data, pos: d.pos}
+	// a decoder on the heap: it gets one copy of d, made at the first
+	// tagged array, so that d stays on Unmarshal's stack for untagged
+	// values, most of the traffic.
+	if d.heap == nil {
+		d.heap = &decoder{data: d.data}
+		d.heap.heap = d.heap
+	}
+	hd := d.heap
+	hd.pos = d.pos
 	v, err := k.dec(hd, depth)
 	d.pos = hd.pos
 	return v, err

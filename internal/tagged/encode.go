@@ -31,7 +31,7 @@ func appendValue(b []byte, v any, depth int) ([]byte, error) {
 	case []any:
 		return anysKind.enc(b, v, depth)
 	}
-	if k := byType[reflect.TypeOf(v)]; k != nil {
+	if k := kindOf(v); k != nil {
 		return k.enc(b, v, depth)
 	}
 	if _, ok := v.(error); ok {

@@ -33,7 +33,9 @@ var (
 	// kinds lists every tag of the encoding once.
 	kinds []*kind
 
-	byType map[reflect.Type]*kind // the kinds of concrete types
+	// byType lists the kinds of concrete types by their reflect.Kind: a
+	// scan of these few is faster than a map keyed by reflect.Type.
+	byType [reflect.UnsafePointer + 1][]*kind
 	byTag  map[string]*kind
 	byKind map[reflect.Kind]*kind // the kinds of predeclared types, for named types
 )
@@ -73,7 +75,6 @@ func init() {
 		scalar("time", appendTime, readTime),
 		scalar("[]byte", appendBytes, readBytes),
 	}
-	byType = make(map[reflect.Type]*kind, len(kinds))
 	byTag = make(map[string]*kind, len(kinds))
 	byKind = map[reflect.Kind]*kind{}
 	for _, k := range kinds {
@@ -84,11 +85,22 @@ func init() {
 		if k.typ == nil || k.typ.Kind() == reflect.Interface {
 			continue
 		}
-		byType[k.typ] = k
+		byType[k.typ.Kind()] = append(byType[k.typ.Kind()], k)
 		if k.typ.PkgPath() == "" && k.typ.Name() != "" {
 			byKind[k.typ.Kind()] = k
 		}
 	}
+}
+
+// kindOf returns the kind of v's exact type, nil when it has none.
+func kindOf(v any) *kind {
+	rt := reflect.TypeOf(v)
+	for _, k := range byType[rt.Kind()] {
+		if k.typ == rt {
+			return k
+		}
+	}
+	return nil
 }
 
 // scalar is the kind of a value with one payload: ["tag", payload].
