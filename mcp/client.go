@@ -404,9 +404,13 @@ func (c *Client) dial(ctx context.Context) (*conn, error) {
 	}
 	cs, err := c.sdk.Connect(ctx, t, nil)
 	if err != nil {
-		e := c.connErr("connecting", err, cn)
-		if ctx.Err() != nil && (cn.proc == nil || cn.proc.exitString() == "") {
-			e = fmt.Errorf("mcp: server %q: %w: no answer to the MCP handshake within %v: %w", c.name, ErrConnection, c.opts.ConnectTimeout, ctx.Err())
+		var e error
+		if ctx.Err() != nil {
+			// Closing the session closes a stdio server's input: that it
+			// then exits says nothing.
+			e = fmt.Errorf("mcp: server %q: %w: no answer to the MCP handshake in time (Options.ConnectTimeout is %v): %w", c.name, ErrConnection, c.opts.ConnectTimeout, ctx.Err())
+		} else {
+			e = c.connErr("connecting", err, cn)
 		}
 		c.closeConn(cn)
 		return nil, e
@@ -450,6 +454,7 @@ func (c *Client) connErr(op string, err error, cn *conn) error {
 		// The server's end of the pipe closing usually means it exited;
 		// give the exit a moment to be seen, to say how it ended.
 		if p.exitedWithin(context.Background(), time.Second) {
+			p.stderrWithin(time.Second)
 			return fmt.Errorf("mcp: server %q: %s: %w: the server exited (%s); the next call restarts it",
 				c.name, op, ErrConnection, p.exitString())
 		}

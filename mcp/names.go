@@ -21,7 +21,15 @@ const fallbackName = "tool"
 // gives the same names.
 func methodNames(ns string, upstream []string) map[string]string {
 	sorted := append([]string(nil), upstream...)
-	sort.Strings(sorted)
+	// Names already in normalized form first, so that "get_user" keeps
+	// its name when "getUser" is listed too; then byte order.
+	sort.Slice(sorted, func(i, j int) bool {
+		si, sj := stable(sorted[i]), stable(sorted[j])
+		if si != sj {
+			return si
+		}
+		return sorted[i] < sorted[j]
+	})
 	room := registry.MaxNameLength - len(ns) - 1 // one byte for the separator
 	if ns == "" {
 		room = registry.MaxNameLength
@@ -35,7 +43,7 @@ func methodNames(ns string, upstream []string) map[string]string {
 		base := normalizeLong(up)
 		base = renormalize(cut(base, room))
 		name := base
-		for n := 2; taken[name] || !stable(name); n++ {
+		for n := 2; taken[goKey(name)] || !stable(name); n++ {
 			suffix := "_" + strconv.Itoa(n)
 			prefix := renormalize(cut(base, room-len(suffix)))
 			if strings.HasSuffix(prefix, "_") {
@@ -43,7 +51,7 @@ func methodNames(ns string, upstream []string) map[string]string {
 			}
 			name = prefix + suffix
 		}
-		taken[name] = true
+		taken[goKey(name)] = true
 		out[up] = name
 	}
 	return out
@@ -78,6 +86,34 @@ func renormalize(name string) string {
 		return n
 	}
 	return name
+}
+
+// goKey is name as a script writes it, a Go identifier: each word
+// capitalized, underscores dropped, a leading digit after a "T" (the rule
+// of engine.FuncName for these names). Two names with one key would be
+// one function in the script.
+func goKey(name string) string {
+	var b strings.Builder
+	upper := true
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if c == '_' {
+			upper = true
+			continue
+		}
+		if b.Len() == 0 && c >= '0' && c <= '9' {
+			b.WriteByte('T')
+		}
+		if upper && c >= 'a' && c <= 'z' {
+			c -= 'a' - 'A'
+		}
+		upper = false
+		b.WriteByte(c)
+	}
+	if b.Len() == 0 {
+		return "Tool"
+	}
+	return b.String()
 }
 
 // truncate cuts s to at most n bytes.

@@ -169,6 +169,18 @@ func (p *process) exitedWithin(ctx context.Context, d time.Duration) bool {
 	return false
 }
 
+// stderrWithin waits at most d for the server's standard error to end (it
+// ends when the server and every process it started have exited, or
+// closed it).
+func (p *process) stderrWithin(d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-p.errDone:
+	case <-t.C:
+	}
+}
+
 // limitReader bounds the length of the lines (messages) read through it.
 type limitReader struct {
 	r       io.Reader
