@@ -88,7 +88,9 @@ func newTestServer(stdio bool) *sdk.Server {
 			return &sdk.CallToolResult{StructuredContent: map[string]any{"received": args(req)}}, nil
 		})
 	raw("lines", "Two text blocks.", `{"type":"object"}`,
-		func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) { return text("one", "two"), nil })
+		func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+			return text("one", "two"), nil
+		})
 	raw("fail", "Fail with the message.", `{"type":"object","properties":{"msg":{"type":"string"}}}`,
 		func(_ context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 			r := text(fmt.Sprint(args(req)["msg"]))
@@ -122,9 +124,13 @@ func newTestServer(stdio bool) *sdk.Server {
 	raw("getUser", "Clashes with get_user.", `{"type":"object"}`,
 		func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) { return text("getUser"), nil })
 	raw("broken", "A schema the registry refuses.", `{"type":"object","properties":{"x":{"type":"frobnicate"}}}`,
-		func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) { return text("unreachable"), nil })
+		func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+			return text("unreachable"), nil
+		})
 	raw("pid", "The server's process id.", `{"type":"object"}`,
-		func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) { return text(fmt.Sprint(os.Getpid())), nil })
+		func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+			return text(fmt.Sprint(os.Getpid())), nil
+		})
 	raw("add_tool", "Add the tool late.", `{"type":"object"}`,
 		func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 			srv.AddTool(&sdk.Tool{Name: "late", Description: "Added late.", InputSchema: json.RawMessage(`{"type":"object"}`)},
