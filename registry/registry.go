@@ -42,6 +42,8 @@ type Registry struct {
 	backends map[ExecutionMode]executor.Backend
 	owned    map[ExecutionMode]bool
 	closed   bool
+
+	search searchCache // Search's index
 }
 
 // Option configures New. Options only record values.
