@@ -63,6 +63,21 @@ func TestClient_Tools(t *testing.T) {
 		var out map[string]any
 		require.NoError(t, json.Unmarshal(byName["add"].OutputSchema, &out))
 		assert.Contains(t, out["properties"], "sum", "the output schema passes too")
+
+		// The registry validates arguments against the server's schema.
+		reg := registry.New("")
+		require.NoError(t, c.Register(reg))
+		search, ok := reg.Projections()["test_srv-search"]
+		require.True(t, ok)
+		got, err := search.Call(ctxT(t), map[string]any{"query": "go", "mode": "exact"})
+		require.NoError(t, err)
+		assert.Equal(t, "found go", got)
+		_, err = search.Call(ctxT(t), map[string]any{"query": "go", "mode": "slow"})
+		require.ErrorContains(t, err, "mode")
+		_, err = search.Call(ctxT(t), map[string]any{"mode": "fast"})
+		require.ErrorContains(t, err, "query")
+		tool, _ := reg.Get("test_srv-add")
+		assert.JSONEq(t, string(byName["add"].OutputSchema), string(tool.OutputSchema))
 	})
 }
 

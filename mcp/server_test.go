@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
@@ -87,6 +88,17 @@ func newTestServer(stdio bool) *sdk.Server {
 		func(_ context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 			return &sdk.CallToolResult{StructuredContent: map[string]any{"received": args(req)}}, nil
 		})
+	srv.AddTool(&sdk.Tool{Name: "search", Description: "Search, fast or exact.", InputSchema: &jsonschema.Schema{
+		Type: "object",
+		Properties: map[string]*jsonschema.Schema{
+			"query": {Type: "string", Description: "words to look for"},
+			"mode":  {Type: "string", Enum: []any{"fast", "exact"}},
+			"limit": {Type: "integer", Minimum: jsonschema.Ptr(1.0)},
+		},
+		Required: []string{"query"},
+	}}, func(_ context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+		return text(fmt.Sprint("found ", args(req)["query"])), nil
+	})
 	raw("lines", "Two text blocks.", `{"type":"object"}`,
 		func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 			return text("one", "two"), nil
