@@ -37,6 +37,13 @@ func Describe(ns map[string]projection.ToolProjection) string {
 			b.WriteString("func Call(name string, args map[string]any) (any, error)\n\n")
 			writeComment(&b, "Names lists the names of every tool, sorted.")
 			b.WriteString("func Names() []string\n")
+			if s.search != nil {
+				b.WriteString("\n")
+				writeComment(&b, fmt.Sprintf("Search returns the %d tools that best match the words of query, best first, with their names (for Call) and Go signatures.", SearchLimit))
+				b.WriteString("func Search(query string) ([]SearchResult, error)\n\n")
+				writeComment(&b, "SearchResult is one tool found by Search.")
+				b.WriteString("type SearchResult struct{ Name, Signature, Description string }\n")
+			}
 		}
 	}
 	return b.String()

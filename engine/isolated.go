@@ -363,6 +363,10 @@ func (*bridge) Call(ctx context.Context, p projection.ToolProjection, args map[s
 	return safeCall(ctx, p, args)
 }
 
+func (*bridge) Decide(ctx context.Context, g projection.Gated, args map[string]any) (context.Context, string, error) {
+	return decide(ctx, g, args)
+}
+
 func (*bridge) UnknownTool(tool string) error {
 	return &ToolError{Tool: tool, Err: fmt.Errorf("%w: %q is not in the namespace", ErrUnknownTool, tool)}
 }

@@ -90,6 +90,13 @@ type ToolCall struct {
 	// ArgsOmitted reports arguments larger than MaxTraceArgBytes, which
 	// the tool received but the trace does not keep.
 	ArgsOmitted bool `json:"args_omitted,omitempty"`
+	// Decision is the host policy's decision about the call, for a tool
+	// whose calls a decision precedes (a projection.Gated, such as a
+	// registry tool whose permission is ask or deny):
+	// projection.DecisionApproved, DecisionRefused or DecisionDenied; ""
+	// for every other tool. A refused or denied call did not run; its
+	// Error says why.
+	Decision string `json:"decision,omitempty"`
 }
 
 // Sentinel errors of the package. Match them with errors.Is.
@@ -226,9 +233,9 @@ type LimitError struct {
 // Error implements error.
 func (e *LimitError) Error() string {
 	if e.Detail != "" {
-		return fmt.Sprintf("engine: limit exceeded: %s (%d) %s", e.Limit, e.Value, e.Detail)
+		return fmt.Sprintf("%v: %s (%d) %s", ErrLimitExceeded, e.Limit, e.Value, e.Detail)
 	}
-	return fmt.Sprintf("engine: limit exceeded: %s (%d)", e.Limit, e.Value)
+	return fmt.Sprintf("%v: %s (%d)", ErrLimitExceeded, e.Limit, e.Value)
 }
 
 // Unwrap returns ErrLimitExceeded.

@@ -49,7 +49,7 @@ type execution struct {
 // execution's end.
 type exitSignal struct{ code int }
 
-func (e *exitSignal) Error() string { return fmt.Sprintf("exit status %d", e.code) }
+func (e *exitSignal) Error() string { return (&ExitError{Code: e.code}).Error() }
 
 // fail ends the execution with cause (a limit, usually).
 func (x *execution) fail(cause error) { x.cancel(cause) }
@@ -133,16 +133,44 @@ func (x *execution) call(p projection.ToolProjection, args map[string]any, owned
 	x.mu.Lock()
 	i := x.traceStart(p.Name(), args, size, start)
 	x.mu.Unlock()
+	ctx := x.ctx
 	if cerr != nil {
 		err = &ToolError{Tool: p.Name(), Err: fmt.Errorf("engine: the arguments %w", cerr)}
-	} else {
-		res, err = safeCall(x.ctx, p, args)
+	} else if g, ok := p.(projection.Gated); ok {
+		// The host's decision precedes the call, and enters the trace.
+		var decision string
+		ctx, decision, err = decide(ctx, g, args)
+		x.mu.Lock()
+		if i >= 0 {
+			x.calls[i].Decision = decision
+			x.traceBytes += int64(len(decision))
+		}
+		x.mu.Unlock()
+	}
+	if cerr == nil && err == nil {
+		res, err = safeCall(ctx, p, args)
 	}
 	d := time.Since(start)
 	x.mu.Lock()
 	x.traceEnd(i, d, err)
 	x.mu.Unlock()
 	return res, err
+}
+
+// decide asks a gated tool's decision about one call (see
+// projection.Gated); a panic in it refuses the call with a *ToolError
+// wrapping a *PanicError. Both runtimes decide in the host through it.
+func decide(ctx context.Context, g projection.Gated, args map[string]any) (_ context.Context, decision string, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			decision, err = projection.DecisionRefused, &ToolError{Tool: g.Name(), Err: &PanicError{Value: r}}
+		}
+	}()
+	dctx, decision, err := g.Decide(ctx, args)
+	if dctx == nil {
+		dctx = ctx
+	}
+	return dctx, decision, err
 }
 
 // safeCall is the tool-call boundary: a panicking tool becomes a

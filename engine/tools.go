@@ -22,8 +22,22 @@ const toolsPackage = "tools"
 // only) and cached by the engine per namespace map identity... not yet;
 // see Engine.surfaceFor.
 type surface struct {
-	pkgs  map[string][]toolFunc // package name -> functions, sorted
-	index map[string]projection.ToolProjection
+	pkgs   map[string][]toolFunc // package name -> functions, sorted
+	index  map[string]projection.ToolProjection
+	search projection.ToolProjection // the namespace's RoleSearch entry, nil if none
+	names  []string                  // what tools.Names returns: the plain tools, sorted
+}
+
+// SearchLimit is the number of tools a script's tools.Search returns at
+// most.
+const SearchLimit = 10
+
+// SearchResult is one tool found by a script's tools.Search: its name
+// (for tools.Call), its Go signature and its description.
+type SearchResult struct {
+	Name        string
+	Signature   string
+	Description string
 }
 
 // toolFunc is one tool as a function of a script package.
@@ -113,12 +127,28 @@ func buildSurface(ns map[string]projection.ToolProjection) *surface {
 	}
 	sort.Strings(names)
 	taken := map[string]bool{}
+	plain := names[:0:0]
 	for _, name := range names {
+		if r, ok := ns[name].(projection.Roled); ok {
+			switch r.Role() {
+			case projection.RoleSearch:
+				if s.search == nil {
+					s.search = r
+				}
+				continue
+			case projection.RoleWithheld:
+				continue // reachable by tools.Call only
+			}
+		}
+		plain = append(plain, name)
+	}
+	s.names = plain
+	for _, name := range plain {
 		p := ns[name]
 		nsName, method := splitName(p)
 		pkg := PackageName(nsName)
 		fn := FuncName(method)
-		if pkg == toolsPackage && (fn == "Call" || fn == "Names") {
+		if pkg == toolsPackage && (fn == "Call" || fn == "Names" || fn == "Search" && s.search != nil) {
 			continue // reserved for the dynamic API
 		}
 		key := pkg + "." + fn
@@ -132,6 +162,39 @@ func buildSurface(ns map[string]projection.ToolProjection) *surface {
 		s.pkgs[toolsPackage] = nil
 	}
 	return s
+}
+
+// searchTools is a script's tools.Search: a call of the namespace's search
+// entry (in the trace, like any tool call; in the isolated runtime it runs
+// in the host), whose result becomes SearchResults.
+func (x *execution) searchTools(p projection.ToolProjection, query string) ([]SearchResult, error) {
+	v, err := x.callTool(p, map[string]any{"query": query, "limit": SearchLimit})
+	if err != nil {
+		return nil, err
+	}
+	var items []map[string]any
+	switch l := v.(type) {
+	case nil:
+	case []map[string]any:
+		items = l
+	case []any:
+		for _, e := range l {
+			m, ok := e.(map[string]any)
+			if !ok {
+				return nil, &ToolError{Tool: p.Name(), Err: fmt.Errorf("engine: a tool search result is a %T, not a map", e)}
+			}
+			items = append(items, m)
+		}
+	default:
+		return nil, &ToolError{Tool: p.Name(), Err: fmt.Errorf("engine: a tool search returned a %T, not a list", v)}
+	}
+	out := make([]SearchResult, len(items))
+	for i, m := range items {
+		out[i].Name, _ = m["name"].(string)
+		out[i].Signature, _ = m["signature"].(string)
+		out[i].Description, _ = m["description"].(string)
+	}
+	return out, nil
 }
 
 // kwargsFunc is the script-side signature of a tool without typed
@@ -188,13 +251,14 @@ func (s *surface) exports(x *execution, imports []string) interp.Exports {
 				return x.callTool(p, args)
 			})
 			syms["Names"] = reflect.ValueOf(func() []string {
-				out := make([]string, 0, len(s.index))
-				for n := range s.index {
-					out = append(out, n)
-				}
-				sort.Strings(out)
-				return out
+				return append([]string(nil), s.names...)
 			})
+			if s.search != nil {
+				syms["Search"] = reflect.ValueOf(func(query string) ([]SearchResult, error) {
+					return x.searchTools(s.search, query)
+				})
+				syms["SearchResult"] = reflect.ValueOf((*SearchResult)(nil))
+			}
 		}
 		ex[path+"/"+path] = syms
 	}

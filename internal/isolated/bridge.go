@@ -28,6 +28,9 @@ type Engine interface {
 	// Call calls a tool at the tool-call boundary of the in-process
 	// runtime (a panicking tool becomes its error).
 	Call(ctx context.Context, p projection.ToolProjection, args map[string]any) (any, error)
+	// Decide asks a gated tool's decision about a call before Call, as
+	// the in-process runtime does (see projection.Gated).
+	Decide(ctx context.Context, g projection.Gated, args map[string]any) (context.Context, string, error)
 	// ToolError is the error raised around a call of tool, with cause
 	// err; UnknownTool the error of a call of a tool that is not in the
 	// namespace.
@@ -85,6 +88,7 @@ type Call struct {
 	Duration    time.Duration  `json:"duration_ns"`
 	Error       string         `json:"error,omitempty"`
 	ArgsOmitted bool           `json:"args_omitted,omitempty"`
+	Decision    string         `json:"decision,omitempty"`
 }
 
 // Outcome is what Engine.Run returns of one script: engine.CodeResult's

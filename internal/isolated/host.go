@@ -102,6 +102,9 @@ func toolSpecs(ns map[string]projection.ToolProjection) []toolSpec {
 		if n, ok := p.(projection.Namespaced); ok {
 			t.Namespaced, t.Namespace, t.Method = true, n.Namespace(), n.MethodName()
 		}
+		if rp, ok := p.(projection.Roled); ok {
+			t.Role = rp.Role()
+		}
 		specs = append(specs, t)
 	}
 	sort.Slice(specs, func(i, j int) bool { return specs[i].Name < specs[j].Name })
@@ -297,7 +300,18 @@ func (r *hostRun) callTool(ctx context.Context, cancel context.CancelFunc, id ui
 	defer r.tools.Done()
 	defer cancel()
 	start := time.Now()
-	res, err := r.e.eng.Call(ctx, p, args)
+	var (
+		res      any
+		err      error
+		decision string
+	)
+	if g, ok := p.(projection.Gated); ok {
+		// The host's decision precedes the call, and enters the trace.
+		ctx, decision, err = r.e.eng.Decide(ctx, g, args)
+	}
+	if err == nil {
+		res, err = r.e.eng.Call(ctx, p, args)
+	}
 	d := time.Since(start)
 	name := p.Name()
 	r.mu.Lock()
@@ -305,6 +319,10 @@ func (r *hostRun) callTool(ctx context.Context, cancel context.CancelFunc, id ui
 	if i >= 0 {
 		d = time.Since(r.starts[i])
 		r.calls[i].Duration = d
+		if decision != "" {
+			r.calls[i].Decision = decision
+			r.trace.Add(int64(len(decision)))
+		}
 		r.starts[i] = time.Time{}
 		name = r.calls[i].Name
 		if err != nil {
@@ -412,12 +430,17 @@ func (r *hostRun) finish(f wire.Frame) Result {
 			byFrame[id] = i
 		}
 		var err error
-		calls, err = parseTrace(r.traceMsg, reply.Trace, func(frame uint64) map[string]any {
+		decided := map[int]bool{}
+		calls, err = parseTrace(r.traceMsg, reply.Trace, func(frame uint64, tc *Call) {
 			if i, ok := byFrame[frame]; ok {
-				return r.calls[i].Args
+				tc.Args, tc.Decision = r.calls[i].Args, r.calls[i].Decision
+				decided[i] = true
 			}
-			return nil // the host could not decode them either
+			// else the host could not decode them either
 		})
+		if err == nil {
+			addDecisions(calls, r.calls, decided)
+		}
 		r.mu.Unlock()
 		if err != nil {
 			ex := r.e.pool.Kill(r.w, "bad reply: "+err.Error())
@@ -459,6 +482,28 @@ func (r *hostRun) finish(f wire.Frame) Result {
 		res.Err = errors.Join(res.Err, kerr)
 	}
 	return res
+}
+
+// addDecisions gives the entries of the worker's trace that name no frame
+// (their arguments are in the entry) the decisions of the host's calls
+// that no entry named, matched by tool name in the order the calls
+// started.
+func addDecisions(calls, host []Call, decided map[int]bool) {
+	next := 0
+	for k := range calls {
+		if calls[k].Decision != "" {
+			continue
+		}
+		for j := next; j < len(host); j++ {
+			if !decided[j] && host[j].Decision != "" && host[j].Name == calls[k].Name {
+				calls[k].Decision, decided[j] = host[j].Decision, true
+				if j == next {
+					next++
+				}
+				break
+			}
+		}
+	}
 }
 
 // recycle waits for the worker's ready message and puts it back in the

@@ -67,6 +67,7 @@ type toolSpec struct {
 	Namespaced bool   `json:"namespaced,omitempty"`
 	Namespace  string `json:"namespace,omitempty"`
 	Method     string `json:"method,omitempty"`
+	Role       string `json:"role,omitempty"` // projection.Roled's Role, "" for a plain tool
 }
 
 // runReply is the value of the run call's result.
@@ -127,9 +128,10 @@ func appendTrace(b, scratch []byte, frame uint64, tc *Call) ([]byte, []byte) {
 
 var errBadTrace = errors.New("engine: bad trace from the worker")
 
-// parseTrace reads n entries of a trace frame; args returns the
-// arguments the host decoded for a frame id (nil when unknown).
-func parseTrace(b []byte, n int, args func(frame uint64) map[string]any) ([]Call, error) {
+// parseTrace reads n entries of a trace frame; fill sets, in an entry
+// that names a frame id, what the host knows of that call: the arguments
+// it decoded and its decision.
+func parseTrace(b []byte, n int, fill func(frame uint64, tc *Call)) ([]Call, error) {
 	if n <= 0 || n > len(b) {
 		return nil, errBadTrace
 	}
@@ -177,7 +179,7 @@ func parseTrace(b []byte, n int, args func(frame uint64) map[string]any) ([]Call
 		tc.Name, tc.Duration, tc.Error = string(name), time.Duration(d), string(msg)
 		tc.ArgsOmitted = flags&1 != 0
 		if frame != 0 {
-			tc.Args = args(frame)
+			fill(frame, tc)
 			continue
 		}
 		raw, ok := bytesOf()

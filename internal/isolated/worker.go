@@ -277,7 +277,9 @@ func (ws *workerServer) execute(ctx context.Context, id uint64, req *RunRequest)
 	log := &callLog{max: int64(ws.eng.Bounds().TraceBytes)}
 	for _, t := range req.Tools {
 		rt := &remoteTool{spec: t, ws: ws, run: id, log: log}
-		if t.Namespaced {
+		if t.Role != "" {
+			ns[t.Name] = &remoteRoledTool{rt}
+		} else if t.Namespaced {
 			ns[t.Name] = &remoteNamespacedTool{rt}
 		} else {
 			ns[t.Name] = rt
@@ -552,3 +554,11 @@ type remoteNamespacedTool struct{ *remoteTool }
 
 func (t *remoteNamespacedTool) Namespace() string  { return t.spec.Namespace }
 func (t *remoteNamespacedTool) MethodName() string { return t.spec.Method }
+
+// remoteRoledTool is a remoteTool whose host projection implements
+// projection.Roled (a withheld tool, the tool search): the worker's
+// surface treats it as the host's does, and its calls, like every call,
+// are decided and run in the host.
+type remoteRoledTool struct{ *remoteTool }
+
+func (t *remoteRoledTool) Role() string { return t.spec.Role }
