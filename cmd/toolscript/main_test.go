@@ -43,7 +43,7 @@ func TestRun(t *testing.T) {
 		{name: "timeout flag", args: []string{"run", "--timeout", "50ms", "-"}, stdin: "for {}", code: 124, stderr: "timeout"},
 		{name: "tool call limit flag", args: []string{"run", "--max-tool-calls", "2", "-"}, stdin: "for { if _, err := tools.Echo(nil); err != nil { panic(err) } }", code: 125, stderr: "MaxToolCalls (2)"},
 		{name: "missing file", args: []string{"run", "/nonexistent/x.gos"}, code: 2, stderr: "reading script"},
-		{name: "no file", args: []string{"run"}, code: 2, stderr: "Usage: toolscript run"},
+		{name: "no file", args: []string{"run"}, code: 2, stderr: "toolscript run: needs one FILE, or - for standard input"},
 		{name: "bad flag", args: []string{"run", "--nope", "-"}, code: 2, stderr: "flag provided but not defined"},
 		{name: "unknown command", args: []string{"frobnicate"}, code: 2, stderr: `unknown command "frobnicate"`},
 		{name: "no command", args: nil, code: 2, stderr: "Usage:"},

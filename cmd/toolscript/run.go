@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -12,63 +11,115 @@ import (
 	"github.com/toolscript/toolscript/engine"
 )
 
+var runHelp = subcommand{
+	name:     "run",
+	synopsis: "[flags] FILE|-",
+	about: `Runs a Go script (a full program, or bare statements and declarations)
+against the demo tools, streaming its output, and exits with its return
+code (see "toolscript help"). "-" reads the script from standard input.
+
+When the script has a value (the argument of its last result(v) call, or
+its final expression statement, such as a bare x), run prints it after
+the script's output on a line of its own, marked "=> ". With --json it
+prints instead the whole result as one JSON object: stdout, stderr,
+return_code, error, value, tool_calls, duration_ns; a value JSON cannot
+encode (a complex number, a NaN) is left out and value_error names its
+type, the rest of the result is kept.`,
+	examples: []string{
+		"toolscript run scripts/testdata/top_customers_by_revenue.gos",
+		"toolscript run script.gos --json --timeout 5s",
+		`echo 'x := 6 * 7; x' | toolscript run -`,
+	},
+}
+
 // runCmd runs one script and exits with its ReturnCode.
 func runCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("run", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	timeout := fs.Duration("timeout", engine.DefaultTimeout, "bound on the script's wall time (0: engine default, negative: unlimited)")
-	asJSON := fs.Bool("json", false, "print the whole CodeResult as JSON instead of the script's output")
-	maxCalls := fs.Int("max-tool-calls", 0, "bound on tool calls (0: engine default, -1: unlimited)")
-	isolated := fs.Bool("isolated", false, "run the script in a worker process under OS limits (memory, CPU, files, stack); tools stay in this process")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: toolscript run [flags] FILE|-\n\nRuns a Go script (a full program or bare statements) against the demo tools.\n\nFlags:")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		return 2
-	}
-	if fs.NArg() != 1 {
-		fs.Usage()
-		return 2
-	}
-	code, err := readScript(fs.Arg(0), stdin)
+	c := &runHelp
+	fs := c.newFlagSet()
+	var limits limitFlags
+	limits.register(fs)
+	asJSON := fs.Bool("json", false, "print the whole result as JSON instead of the script's output")
+	isolated := fs.Bool("isolated", false, "run the script in a worker process under OS limits (memory, CPU,\nfiles, stack); tools stay in this process")
+	pos, err := c.parse(fs, args, stdout, stderr)
 	if err != nil {
-		fmt.Fprintf(stderr, "toolscript: %v\n", err)
-		return 2
+		return exitCodeOf(err)
 	}
-	opts := []engine.Option{engine.WithTimeout(*timeout), engine.WithLimits(engine.Limits{MaxToolCalls: *maxCalls})}
+	if len(pos) != 1 {
+		c.fail(stderr, "needs one FILE, or - for standard input (got %d arguments)", len(pos))
+		return exitUsage
+	}
+	code, err := readScript(pos[0], stdin)
+	if err != nil {
+		fmt.Fprintf(stderr, "toolscript run: %v\n", err)
+		return exitUsage
+	}
+	opts := limits.options()
+	out := &lineWriter{w: stdout}
 	if !*asJSON {
 		// Stream the script's output as it is written.
-		opts = append(opts, engine.WithStdout(stdout), engine.WithStderr(stderr))
+		opts = append(opts, engine.WithStdout(out), engine.WithStderr(stderr))
 	}
 	var rt engine.CodeRuntime = engine.New(engine.Config{})
 	if *isolated {
 		iso, err := engine.NewIsolated(engine.IsolatedConfig{Workers: 1})
 		if err != nil {
-			fmt.Fprintf(stderr, "toolscript: %v\n", err)
-			return 2
+			fmt.Fprintf(stderr, "toolscript run: %v\n", err)
+			return exitUsage
 		}
 		defer iso.Close()
 		rt = iso
 	}
 	res, err := rt.Execute(ctx, code, demo.Namespace(), opts...)
 	if err != nil {
-		fmt.Fprintf(stderr, "toolscript: %v\n", err)
-		return 2
+		fmt.Fprintf(stderr, "toolscript run: %v\n", err)
+		return exitUsage
+	}
+	rc := res.ReturnCode
+	if rc == engine.CodeTimeout && ctx.Err() != nil {
+		rc = exitInterrupted
 	}
 	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(res); err != nil {
-			fmt.Fprintf(stderr, "toolscript: encoding result: %v\n", err)
-			return 2
+		if err := writeJSONResult(stdout, res); err != nil {
+			fmt.Fprintf(stderr, "toolscript run: writing the result: %v\n", err)
+			return exitUsage
 		}
-		return res.ReturnCode
+		return rc
+	}
+	if res.Value != nil {
+		out.endLine()
+		fmt.Fprintf(out, "=> %s\n", formatValue(res.Value))
 	}
 	if res.Error != "" {
 		fmt.Fprintf(stderr, "error: %s\n", res.Error)
 	}
-	return res.ReturnCode
+	return rc
+}
+
+// jsonResult is run --json's output: the CodeResult, whose value, when
+// JSON cannot encode it, is replaced by value_error.
+type jsonResult struct {
+	engine.CodeResult
+	Value      any    `json:"value,omitempty"`
+	ValueError string `json:"value_error,omitempty"`
+}
+
+// writeJSONResult writes res as indented JSON. A value that cannot be
+// encoded does not lose the rest: it is dropped and named.
+func writeJSONResult(w io.Writer, res engine.CodeResult) error {
+	r := jsonResult{CodeResult: res, Value: res.Value}
+	data, err := json.MarshalIndent(r, "", "  ")
+	if err != nil && res.Value != nil {
+		if _, verr := json.Marshal(res.Value); verr != nil {
+			r.Value = nil
+			r.ValueError = fmt.Sprintf("the value, of type %T, cannot be encoded as JSON: %v", res.Value, verr)
+			data, err = json.MarshalIndent(r, "", "  ")
+		}
+	}
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(data, '\n'))
+	return err
 }
 
 func readScript(name string, stdin io.Reader) (string, error) {

@@ -50,6 +50,16 @@ var benchOnly = map[string]string{
 	"golang.org/x/term":                 "bench runner only",
 }
 
+// cliOnly are the modules only the command (cmd/toolscript) may import:
+// the REPL's line editor and what it brings, and the pseudo-terminal of
+// the command's tests. TestCLIOnly keeps them out of every other package.
+var cliOnly = map[string]string{
+	"github.com/peterh/liner":          "CLI only: the REPL's line editing and history",
+	"github.com/mattn/go-runewidth":    "CLI only: the line editor's character widths",
+	"github.com/clipperhouse/uax29/v2": "CLI only: the line editor's character widths (go-runewidth)",
+	"github.com/creack/pty":            "CLI only: the REPL's tests run it in a pseudo-terminal",
+}
+
 // TestDependencies fails when a package of the module (tests excluded)
 // depends on a module outside the allowlist.
 func TestDependencies(t *testing.T) {
@@ -65,7 +75,7 @@ func TestDependencies(t *testing.T) {
 	}
 	var bad []string
 	for m := range seen {
-		if _, ok := allowed[m]; !ok && benchOnly[m] == "" {
+		if _, ok := allowed[m]; !ok && benchOnly[m] == "" && cliOnly[m] == "" {
 			bad = append(bad, m)
 		}
 	}
@@ -99,6 +109,34 @@ func TestBenchOnly(t *testing.T) {
 			t.Errorf("%s (module %s) is for the bench runner only, but a library package depends on it", pkg, m)
 		}
 	}
+}
+
+// TestCLIOnly fails when a package other than cmd/toolscript depends on
+// a module of cliOnly: the REPL's dependencies never reach the library.
+func TestCLIOnly(t *testing.T) {
+	goBin, err := exec.LookPath("go")
+	require.NoError(t, err)
+	const mod = "github.com/toolscript/toolscript"
+	out, err := exec.Command(goBin, "list", mod+"/...").CombinedOutput()
+	require.NoError(t, err, string(out))
+	var pkgs []string
+	for _, p := range strings.Fields(string(out)) {
+		if p != mod+"/cmd/toolscript" {
+			pkgs = append(pkgs, p)
+		}
+	}
+	require.NotEmpty(t, pkgs)
+	args := append([]string{"list", "-deps", "-test", "-f", "{{.ImportPath}} {{if .Module}}{{.Module.Path}}{{end}}"}, pkgs...)
+	out, err = exec.Command(goBin, args...).CombinedOutput()
+	require.NoError(t, err, string(out))
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		if pkg, m, ok := strings.Cut(line, " "); ok && cliOnly[m] != "" {
+			t.Errorf("%s (module %s) is for cmd/toolscript only, but another package depends on it", pkg, m)
+		}
+	}
+	out, err = exec.Command(goBin, "list", "-deps", "-test", "-f", "{{if .Module}}{{.Module.Path}}{{end}}", mod+"/cmd/toolscript").CombinedOutput()
+	require.NoError(t, err, string(out))
+	require.Contains(t, strings.Fields(string(out)), "github.com/peterh/liner", "the check must see the command's real dependencies")
 }
 
 // TestLayers keeps the project's import direction: projection, executor
