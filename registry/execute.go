@@ -37,6 +37,12 @@ type ToolResult struct {
 	// the schema, a *CallError for calls that did not reach the tool, or an
 	// executor error (timeout, cancellation, panic).
 	Err error
+	// Decision is the permission's decision about the call, for a tool
+	// whose permission is ask or deny (DecisionApproved, DecisionRefused
+	// or DecisionDenied), "" for an allowed tool. A refused or denied
+	// call did not run: Err is a *CallError matching ErrCallRefused or
+	// ErrToolDenied.
+	Decision string
 }
 
 // Content returns the result as text for the model: a string value as is,
@@ -105,6 +111,7 @@ func (r *Registry) ExecuteToolCalls(ctx context.Context, calls []Call, opts ...C
 	}
 
 	tools := make([]*Tool, len(calls))
+	var asks []bool // the calls of ask tools
 	r.mu.RLock()
 	mode := r.mode
 	for i := range calls {
@@ -117,6 +124,16 @@ func (r *Registry) ExecuteToolCalls(ctx context.Context, calls []Call, opts ...C
 		if off, reason := r.disabledLocked(t); off {
 			res.Err = &CallError{ID: res.ID, Tool: t.Name, Err: disabledError(reason)}
 			continue
+		}
+		switch r.permLocked(t.Name) {
+		case PermissionDeny:
+			res.Err, res.Decision = &CallError{ID: res.ID, Tool: t.Name, Err: deniedError(t.Name)}, DecisionDenied
+			continue
+		case PermissionAsk:
+			if asks == nil {
+				asks = make([]bool, len(calls))
+			}
+			asks[i] = true
 		}
 		tools[i] = t
 	}
@@ -152,6 +169,20 @@ func (r *Registry) ExecuteToolCalls(ctx context.Context, calls []Call, opts ...C
 		}
 		args[i] = a
 		sequential = sequential || t.Metadata.ConcurrencyUnsafe
+	}
+	// Ask tools: the decision comes after validation, one call at a
+	// time, before any call of the batch runs.
+	for i, t := range tools {
+		if t == nil || asks == nil || !asks[i] {
+			continue
+		}
+		c := calls[i]
+		c.Args = args[i]
+		decision, err := r.ask(ctx, c)
+		results[i].Decision = decision
+		if err != nil {
+			results[i].Err, tools[i] = &CallError{ID: results[i].ID, Tool: t.Name, Err: err}, nil
+		}
 	}
 
 	base := []executor.SubmitOption{executor.WithContext(ctx)}

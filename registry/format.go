@@ -117,15 +117,15 @@ func (r *Registry) Schemas(f Format) (json.RawMessage, error) {
 	return json.Marshal(decls)
 }
 
-// enabledTools returns the enabled tools in order (shared, not copied: the
-// registry never mutates a stored tool).
+// enabledTools returns the enabled tools that are not denied, in order
+// (shared, not copied: the registry never mutates a stored tool).
 func (r *Registry) enabledTools() []*Tool {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
 	out := make([]*Tool, 0, len(r.order))
 	for _, n := range r.order {
 		t := r.tools[n]
-		if off, _ := r.disabledLocked(t); !off {
+		if off, _ := r.disabledLocked(t); !off && r.permLocked(n) != PermissionDeny {
 			out = append(out, t)
 		}
 	}

@@ -47,12 +47,31 @@ func (p *projected) Call(ctx context.Context, args map[string]any) (any, error) 
 // *projection.ArgumentError), applies the tool's timeout to ctx and calls the
 // tool directly in the calling goroutine, without an executor backend.
 //
+// Permissions (SetPermission) shape the map: an ask tool's projection is a
+// projection.Gated whose Decide asks the registry's AskFunc (its Call
+// asks too when called without Decide); a denied tool's entry is withheld
+// (projection.RoleWithheld: not in the script's surface, tools.Names or
+// engine.Describe) and refuses every call with ErrToolDenied, so that a
+// script's tools.Call says it is denied.
+//
 // The map is a snapshot: later changes to the registry do not affect it.
 func (r *Registry) Projections() map[string]projection.ToolProjection {
-	tools := r.enabledTools()
-	out := make(map[string]projection.ToolProjection, len(tools))
-	for _, t := range tools {
-		out[t.Name] = &projected{t: t}
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	out := make(map[string]projection.ToolProjection, len(r.order))
+	for _, n := range r.order {
+		t := r.tools[n]
+		if off, _ := r.disabledLocked(t); off {
+			continue
+		}
+		switch r.permLocked(n) {
+		case PermissionDeny:
+			out[n] = &deniedProjected{name: n}
+		case PermissionAsk:
+			out[n] = &askProjected{projected: projected{t: t}, r: r}
+		default:
+			out[n] = &projected{t: t}
+		}
 	}
 	return out
 }

@@ -36,6 +36,7 @@ type Registry struct {
 	order      []string         // registration order
 	nsDisabled map[string]string
 	mode       ExecutionMode
+	perms      []permRule // SetPermission's rules, in order
 
 	bmu      sync.Mutex
 	cfg      config
@@ -54,6 +55,7 @@ type config struct {
 	maxWorkers int
 	procCfg    executor.ProcessConfig
 	backends   map[ExecutionMode]executor.Backend
+	ask        AskFunc
 }
 
 // WithSeparator sets the separator of qualified names: SeparatorDash (the
@@ -169,13 +171,14 @@ func (r *Registry) disabledLocked(t *Tool) (bool, string) {
 }
 
 // Names returns the qualified names of the enabled tools in registration
-// order (the Python ToolRegistry's get_available_tools).
+// order (the Python ToolRegistry's get_available_tools), leaving out the
+// denied ones (see SetPermission).
 func (r *Registry) Names() []string {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
 	names := make([]string, 0, len(r.order))
 	for _, n := range r.order {
-		if off, _ := r.disabledLocked(r.tools[n]); !off {
+		if off, _ := r.disabledLocked(r.tools[n]); !off && r.permLocked(n) != PermissionDeny {
 			names = append(names, n)
 		}
 	}
