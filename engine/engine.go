@@ -192,24 +192,7 @@ func run(ctx context.Context, code string, ns map[string]projection.ToolProjecti
 
 // interpret compiles and runs a normalised program.
 func (x *execution) interpret(prog *program, surf *surface, globals map[string]any) CodeResult {
-	it := interp.New(interp.Options{
-		Stdout:               x.stdout,
-		Stderr:               io.Discard, // panics are read from interp.Panic
-		Stdin:                strings.NewReader(""),
-		Args:                 []string{"script"},
-		Env:                  []string{},
-		SourcecodeFilesystem: policy.SourceFS(),
-		GoPath:               ".",
-		ReadOnlyTypes:        policy.ReadOnlyTypes(),
-		HiddenFieldType:      policy.HiddenFieldType,
-		MaxCallDepth:         max(x.limits.MaxCallDepth, 0), // see callDepth
-		OnCallDepth:          x.callDepth,
-		PrintCheck:           x.checkBuiltinPrint, // see cycles.go
-		MakeCheck:            x.makeCheck,
-		TypeCheck:            x.typeCheck,
-		BinMethod:            x.binMethod,
-		OwnedCall:            surf.ownedCall(x, prog.imports),
-	})
+	it := interp.New(x.interpOptions(surf, prog.imports, false))
 	must := func(err error) {
 		if err != nil {
 			panic(err) // the export tables are built by this package
@@ -242,22 +225,58 @@ func (x *execution) interpret(prog *program, surf *surface, globals map[string]a
 	defer watchdog.remove(x)
 	compiled, err := compile(x.ctx, it, prog.src)
 	if err != nil {
-		if cause := context.Cause(x.ctx); x.ctx.Err() != nil {
-			return x.result(codeFor(cause), fmt.Errorf("engine: while compiling: %w", x.contextError(cause)))
-		}
-		var le *LimitError
-		if errors.As(err, &le) {
-			if se, ok := prog.scriptError(err).(*ScriptError); ok && se.Line > 0 {
-				le.Detail += fmt.Sprintf(" at line %d:%d", se.Line, se.Column)
-			}
-			return x.result(CodeLimit, le)
-		}
-		return x.result(CodeError, surf.explain(err, prog.scriptError(err)))
+		return x.compileError(err, prog, surf)
 	}
 	// Run until the script's main returns or the execution's context
 	// ends (timeout, limit, caller, a panicking goroutine).
 	_, running, runErr := it.ExecuteWatch(x.ctx, compiled)
 	finishedFirst := x.ctx.Err() == nil
+	x.end(it, running, finishedFirst)
+	return x.outcome(prog, runErr, finishedFirst)
+}
+
+// interpOptions are the options of an interpreter of the execution, for
+// a program that imports imports (session: of a Session).
+func (x *execution) interpOptions(surf *surface, imports []string, session bool) interp.Options {
+	return interp.Options{
+		Stdout:               x.stdout,
+		Stderr:               io.Discard, // panics are read from interp.Panic
+		Stdin:                strings.NewReader(""),
+		Args:                 []string{"script"},
+		Env:                  []string{},
+		SourcecodeFilesystem: policy.SourceFS(),
+		GoPath:               ".",
+		ReadOnlyTypes:        policy.ReadOnlyTypes(),
+		HiddenFieldType:      policy.HiddenFieldType,
+		MaxCallDepth:         max(x.limits.MaxCallDepth, 0), // see callDepth
+		OnCallDepth:          x.callDepth,
+		PrintCheck:           x.checkBuiltinPrint, // see cycles.go
+		MakeCheck:            x.makeCheck,
+		TypeCheck:            x.typeCheck,
+		BinMethod:            x.binMethod,
+		OwnedCall:            surf.ownedCall(x, imports),
+		Session:              session,
+	}
+}
+
+// compileError is the CodeResult of a program that failed to compile.
+func (x *execution) compileError(err error, prog *program, surf *surface) CodeResult {
+	if cause := context.Cause(x.ctx); x.ctx.Err() != nil {
+		return x.result(codeFor(cause), fmt.Errorf("engine: while compiling: %w", x.contextError(cause)))
+	}
+	var le *LimitError
+	if errors.As(err, &le) {
+		if se, ok := prog.scriptError(err).(*ScriptError); ok && se.Line > 0 {
+			le.Detail += fmt.Sprintf(" at line %d:%d", se.Line, se.Column)
+		}
+		return x.result(CodeLimit, le)
+	}
+	return x.result(CodeError, surf.explain(err, prog.scriptError(err)))
+}
+
+// end ends the execution once its program returned (finishedFirst) or its
+// context ended; running is closed when the program has unwound.
+func (x *execution) end(it *interp.Interpreter, running <-chan struct{}, finishedFirst bool) {
 	// End the execution: tools refuse further calls, output is frozen,
 	// and the interpreter stops every goroutine the script left running.
 	x.ended.Store(true)
@@ -276,6 +295,11 @@ func (x *execution) interpret(prog *program, surf *surface, globals map[string]a
 		}
 		t.Stop()
 	}
+}
+
+// outcome is the CodeResult of an ended execution whose program returned
+// runErr.
+func (x *execution) outcome(prog *program, runErr error, finishedFirst bool) CodeResult {
 	cause := context.Cause(x.ctx)
 	if errors.Is(cause, errGoroutinePanic) {
 		x.mu.Lock()
@@ -355,6 +379,8 @@ func codeFor(cause error) int {
 
 func (x *execution) contextError(cause error) error {
 	switch {
+	case errors.Is(cause, errAged):
+		return cause
 	case errors.Is(cause, context.DeadlineExceeded):
 		return fmt.Errorf("engine: timeout: the script did not finish within %v: %w", x.limits.Timeout, cause)
 	case errors.Is(cause, context.Canceled):

@@ -18,6 +18,7 @@ const (
 // program is a script after normalisation, as the engine runs it.
 type program struct {
 	src     string   // the Go source to compile
+	body    string   // an input of a session: its statements (normalize.Session)
 	lines   []string // the model's original lines, for error excerpts
 	imports []string // import paths the program uses, allowlisted or tools
 	usesRT  bool     // the generated code calls the runtime package

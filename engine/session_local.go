@@ -1,12 +1,452 @@
 package engine
 
 import (
+	"context"
 	"errors"
+	"fmt"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/toolscript/toolscript/internal/normalize"
+	"github.com/toolscript/toolscript/internal/policy"
+	"github.com/toolscript/toolscript/internal/yaegi/interp"
 
 	"github.com/toolscript/toolscript/projection"
 )
 
-// newLocalSession starts an in-process session on e.
+// sessionPackage is the interpreter's package of a session's state.
+const sessionPackage = "main"
+
+// quiesceGrace bounds the wait, after an input ended, for the goroutines
+// and tool calls it left to return; past it the session is lost.
+const quiesceGrace = 2 * time.Second
+
+// localSession is a Session in process: one interpreter, one execution
+// value reused by every input (the interpreter's host functions are bound
+// to it), and the checkpoint of the last completed input.
+type localSession struct {
+	e      *Engine
+	limits SessionLimits
+	surf   *surface
+	ns     map[string]projection.ToolProjection
+	clock  sessionClock
+
+	mu     sync.Mutex
+	st     *localState // nil after Reset or expiry, until the next input
+	lost   error       // why the state was lost, or nil
+	closed bool
+	runs   chan struct{} // closed when the running input returns; nil when idle
+	cancel context.CancelCauseFunc
+}
+
+// localState is the interpreter of a session and what it holds.
+type localState struct {
+	it       *interp.Interpreter
+	x        *execution
+	saved    *interp.State // after the last completed input
+	size     int64         // of the saved state
+	used     map[string]bool
+	mapTypes bool
+}
+
 func newLocalSession(e *Engine, ns map[string]projection.ToolProjection, limits SessionLimits) (sessionImpl, error) {
-	return nil, errors.New("engine: in-process sessions are not implemented yet")
+	if e.closed.Load() {
+		return nil, ErrClosed
+	}
+	policy.Load()
+	s := &localSession{e: e, limits: limits, surf: buildSurface(ns), ns: ns}
+	s.clock.start(limits, s.expire)
+	return s, nil
+}
+
+// errAged is the cause that ends an input running when the session
+// reaches SessionLimits.MaxAge.
+var errAged = fmt.Errorf("engine: the session reached its SessionLimits.MaxAge: %w", context.DeadlineExceeded)
+
+// expire ends the session when a clock of SessionLimits runs out.
+func (s *localSession) expire(aged bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return
+	}
+	if s.runs != nil {
+		if !aged {
+			return // idle: an input started meanwhile
+		}
+		s.cancel(errAged)
+	}
+	s.closed = true
+	s.lost = ErrSessionExpired
+	s.st = nil
+	s.clock.stop()
+}
+
+// begin marks the session busy, or says why no input can run.
+func (s *localSession) begin() (chan struct{}, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case s.closed && s.lost == ErrSessionExpired:
+		return nil, ErrSessionExpired
+	case s.closed:
+		return nil, ErrSessionClosed
+	case s.runs != nil:
+		return nil, ErrSessionBusy
+	case s.lost != nil:
+		return nil, s.lost
+	}
+	s.clock.busy()
+	s.runs = make(chan struct{})
+	return s.runs, nil
+}
+
+// finish marks the session idle again.
+func (s *localSession) finish(runs chan struct{}) {
+	s.mu.Lock()
+	s.runs, s.cancel = nil, nil
+	if !s.closed {
+		s.clock.idle()
+	}
+	s.mu.Unlock()
+	close(runs)
+}
+
+func (s *localSession) execute(ctx context.Context, code string, opts []Option) (CodeResult, error) {
+	if s.e.closed.Load() {
+		return CodeResult{}, ErrClosed
+	}
+	set := &settings{limits: s.e.cfg.Limits}
+	for _, o := range opts {
+		o(set)
+	}
+	if set.globals != nil {
+		return CodeResult{}, errors.New("engine: WithExtraGlobals is not an option of a session's input")
+	}
+	limits := set.limits.withDefaults()
+	runs, err := s.begin()
+	if err != nil {
+		return CodeResult{}, err
+	}
+	defer s.finish(runs)
+	if s.e.sem != nil {
+		if err := s.e.sem.Acquire(ctx, 1); err != nil {
+			return CodeResult{ReturnCode: CodeTimeout, Error: "engine: gave up waiting for a free execution slot: " + err.Error(), Err: err}, nil
+		}
+		defer s.e.sem.Release(1)
+	}
+	s.mu.Lock()
+	if s.st == nil {
+		s.st = s.newState()
+	}
+	st := s.st
+	ctx, cancel := context.WithCancelCause(ctx)
+	s.cancel = cancel
+	s.mu.Unlock()
+	defer cancel(nil)
+	if left := s.clock.left(); left >= 0 && (limits.Timeout < 0 || left < limits.Timeout) {
+		var stop context.CancelFunc
+		ctx, stop = context.WithDeadlineCause(ctx, time.Now().Add(left), errAged)
+		defer stop()
+	}
+	res, lost := st.run(ctx, code, limits, set, s)
+	if lost != nil {
+		s.mu.Lock()
+		s.lost = lost
+		s.st = nil
+		s.mu.Unlock()
+	}
+	return res, nil
+}
+
+// newState makes the interpreter of a session, with the tool packages.
+func (s *localSession) newState() *localState {
+	x := &execution{ctx: context.Background()}
+	paths := make([]string, 0, len(s.surf.pkgs))
+	for p := range s.surf.pkgs {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	it := interp.New(x.interpOptions(s.surf, paths, true))
+	x.stop = it.Stop
+	it.SetSourceName(scriptFile)
+	if err := it.Use(x.rtExports()); err != nil {
+		panic(err)
+	}
+	if err := it.Use(s.surf.exports(x, paths)); err != nil {
+		panic(err)
+	}
+	st := &localState{it: it, x: x, used: map[string]bool{}}
+	for _, p := range paths {
+		st.used[p] = true
+	}
+	st.saved = it.SaveState(sessionPackage, newStateCopier(-1).copy)
+	return st
+}
+
+// reset makes x ready for the next input: the fields of one execution
+// start afresh, the pointer stays (the interpreter's host functions hold
+// it).
+func (x *execution) reset(ctx context.Context, cancel context.CancelCauseFunc, limits Limits, stdout, stderr *capWriter) {
+	x.ctx, x.cancel, x.limits = ctx, cancel, limits
+	x.stdout, x.stderr = stdout, stderr
+	x.ncalls.Store(0)
+	x.ended.Store(false)
+	x.goroutines.Store(0)
+	x.toolsBusy.Store(0)
+	x.toolSem = nil
+	if limits.MaxParallelTools > 0 {
+		x.toolSem = make(chan struct{}, limits.MaxParallelTools)
+	}
+	x.mu.Lock()
+	x.goPanic = nil
+	x.stops, x.stopped = nil, false
+	x.calls, x.starts = nil, nil
+	x.value, x.hasValue = nil, false
+	x.resultAt, x.traceBytes, x.traceCut = [3]int{}, 0, false
+	x.mu.Unlock()
+	x.waits.reset()
+}
+
+// run runs one input on the session's interpreter. lost is non-nil when
+// the session's state can no longer be trusted.
+func (st *localState) run(ctx context.Context, code string, limits Limits, set *settings, s *localSession) (res CodeResult, lost error) {
+	start := time.Now()
+	ctx, cancelCause := context.WithCancelCause(ctx)
+	defer cancelCause(nil)
+	if limits.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, limits.Timeout)
+		defer cancel()
+	}
+	x := st.x
+	outLimit := limits.MaxOutputBytes
+	stdout := &capWriter{limit: outLimit, tee: set.stdout, onOverflow: func() {
+		x.fail(&LimitError{Limit: "MaxOutputBytes", Value: int64(outLimit)})
+	}}
+	stderr := &capWriter{limit: outLimit, tee: set.stderr, onOverflow: func() {
+		x.fail(&LimitError{Limit: "MaxOutputBytes", Value: int64(outLimit)})
+	}}
+	x.reset(ctx, cancelCause, limits, stdout, stderr)
+	defer func() { res.Duration = time.Since(start) }()
+	if limits.MaxSourceBytes >= 0 && len(code) > limits.MaxSourceBytes {
+		return x.result(CodeLimit, &LimitError{Limit: "MaxSourceBytes", Value: int64(limits.MaxSourceBytes),
+			Detail: fmt.Sprintf("(the script has %d bytes)", len(code))}), nil
+	}
+	prog, err := normalizeSession(code, imports{surf: s.surf})
+	if err != nil {
+		return x.result(CodeError, err), nil
+	}
+	st.use(prog)
+	st.it.SetMaxCallDepth(max(limits.MaxCallDepth, 0))
+	watchdog.add(x)
+	res = st.interpret(prog, s.surf)
+	watchdog.remove(x)
+	if err := st.quiesce(); err != nil {
+		return res, err
+	}
+	if res.ReturnCode == CodeOK {
+		c := newStateCopier(s.limits.MaxMemoryBytes)
+		saved := st.it.SaveState(sessionPackage, c.copy)
+		if !c.over {
+			st.saved, st.size = saved, c.size
+			return res, nil
+		}
+		res.ReturnCode = CodeLimit
+		res.Err = &LimitError{Limit: "SessionLimits.MaxMemoryBytes", Value: s.limits.MaxMemoryBytes,
+			Detail: "(the session's variables would hold more; the input's effects are undone)"}
+		res.Error, res.ErrorTruncated = cutMessage(res.Err.Error(), MaxErrorBytes)
+	}
+	st.it.RestoreState(st.saved, newStateCopier(-1).copy)
+	return res, nil
+}
+
+// use gives the interpreter the symbols of the packages prog imports: the
+// shared tables once per package, the execution's own ones (bound to the
+// session's execution) for each input, as its source decides which.
+func (st *localState) use(prog *program) {
+	var fresh []string
+	for _, p := range prog.imports {
+		if !st.used[p] {
+			fresh = append(fresh, p)
+		}
+	}
+	must := func(err error) {
+		if err != nil {
+			panic(err) // the export tables are built by this package
+		}
+	}
+	if len(fresh) > 0 {
+		must(policy.UseShared(fresh, func(ex interp.Exports) error {
+			if _, ok := ex["."]; ok {
+				if st.mapTypes {
+					return nil
+				}
+				st.mapTypes = true
+			}
+			return st.it.UseShared(ex)
+		}))
+		for _, p := range fresh {
+			st.used[p] = true
+		}
+	}
+	if len(prog.imports) > 0 {
+		must(st.it.Use(policy.Exports(prog.imports, prog.src+prog.body, hooks{st.x})))
+	}
+}
+
+// interpret compiles and runs the two parts of an input: its
+// declarations, then its statements.
+func (st *localState) interpret(prog *program, surf *surface) CodeResult {
+	x, it := st.x, st.it
+	var runErr error
+	var running <-chan struct{} = closedChan
+	finishedFirst := true
+	for _, src := range []string{prog.src, prog.body} {
+		compiled, err := compile(x.ctx, it, src)
+		if err != nil {
+			res := x.compileError(err, prog, surf)
+			x.end(it, running, true)
+			return res
+		}
+		_, running, runErr = it.ExecuteWatch(x.ctx, compiled)
+		finishedFirst = x.ctx.Err() == nil
+		if runErr != nil || !finishedFirst {
+			break
+		}
+	}
+	x.end(it, running, finishedFirst)
+	return x.outcome(prog, runErr, finishedFirst)
+}
+
+// closedChan is a closed channel.
+var closedChan = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
+
+// quiesce waits for the goroutines and tool calls of the last input to
+// return; they must not change the state once it is saved or restored.
+func (st *localState) quiesce() error {
+	deadline := time.Now().Add(quiesceGrace)
+	for d := 50 * time.Microsecond; st.x.goroutines.Load() > 0 || st.x.toolsBusy.Load() > 0; d = min(2*d, 10*time.Millisecond) {
+		if time.Now().After(deadline) {
+			return fmt.Errorf("%w: goroutines or tool calls of the last input did not stop within %v (Reset starts afresh)", ErrSessionLost, quiesceGrace)
+		}
+		time.Sleep(d)
+	}
+	return nil
+}
+
+// normalizeSession normalises one input of a session (normalize.Session).
+func normalizeSession(code string, im imports) (*program, error) {
+	np, err := normalize.Session(code, normalize.Config{
+		Allowed:    im.allowed,
+		Importable: Packages,
+		AutoImport: im.autoImport,
+		ReadOnly:   im.isPackageVar,
+		MaxNesting: MaxNesting,
+	})
+	if err != nil {
+		return nil, normalizeError(err)
+	}
+	return &program{src: np.Src, body: np.Body, lines: np.Lines, imports: np.Imports, usesRT: np.UsesRuntime}, nil
+}
+
+func (s *localSession) reset() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case s.closed && s.lost == ErrSessionExpired:
+		return ErrSessionExpired
+	case s.closed:
+		return ErrSessionClosed
+	case s.runs != nil:
+		return ErrSessionBusy
+	}
+	s.st, s.lost = nil, nil
+	return nil
+}
+
+func (s *localSession) close() error {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return nil
+	}
+	s.closed = true
+	s.clock.stop()
+	runs := s.runs
+	if runs != nil {
+		s.cancel(ErrSessionClosed)
+	}
+	s.mu.Unlock()
+	if runs != nil {
+		<-runs
+	}
+	s.mu.Lock()
+	s.st = nil
+	s.mu.Unlock()
+	return nil
+}
+
+// sessionClock runs a session's IdleTimeout and MaxAge: expire is called
+// (aged for MaxAge) when one passes. Its methods are called under the
+// session's lock.
+type sessionClock struct {
+	limits    SessionLimits
+	born      time.Time
+	idleTimer *time.Timer
+	ageTimer  *time.Timer
+	expire    func(aged bool)
+}
+
+func (c *sessionClock) start(l SessionLimits, expire func(aged bool)) {
+	c.limits, c.born, c.expire = l, time.Now(), expire
+	if l.MaxAge > 0 {
+		c.ageTimer = time.AfterFunc(l.MaxAge, func() { expire(true) })
+	}
+	c.idle()
+}
+
+// busy stops the idle clock while an input runs.
+func (c *sessionClock) busy() {
+	if c.idleTimer != nil {
+		c.idleTimer.Stop()
+	}
+}
+
+// idle starts the idle clock.
+func (c *sessionClock) idle() {
+	if c.limits.IdleTimeout <= 0 {
+		return
+	}
+	if c.idleTimer == nil {
+		c.idleTimer = time.AfterFunc(c.limits.IdleTimeout, func() { c.expire(false) })
+		return
+	}
+	c.idleTimer.Reset(c.limits.IdleTimeout)
+}
+
+// left is the time to MaxAge, or -1 for none.
+func (c *sessionClock) left() time.Duration {
+	if c.limits.MaxAge <= 0 {
+		return -1
+	}
+	return max(c.limits.MaxAge-time.Since(c.born), 0)
+}
+
+func (c *sessionClock) stop() {
+	if c.idleTimer != nil {
+		c.idleTimer.Stop()
+	}
+	if c.ageTimer != nil {
+		c.ageTimer.Stop()
+	}
+}
+
+// reset readies the counts for the next input of a session.
+func (w *waitGroups) reset() {
+	w.mu.Lock()
+	w.n, w.released = nil, false
+	w.mu.Unlock()
+	w.once = sync.Once{}
 }

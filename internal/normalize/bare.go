@@ -20,9 +20,16 @@ import (
 // recursion_mutual.gos (functions), recursion_method.gos and
 // recursion_native_stringer.gos (types and their methods).
 func wrapBare(code string) (string, error) {
+	skeleton, _, _, err := wrapBareBody(code)
+	return skeleton, err
+}
+
+// wrapBareBody is wrapBare that also returns where the body of func main
+// is in the skeleton: the bytes [start, end).
+func wrapBareBody(code string) (skeleton string, start, end int, err error) {
 	segs, err := splitTopLevel(code)
 	if err != nil {
-		return "", err
+		return "", 0, 0, err
 	}
 	var decls, body, imports strings.Builder
 	for _, s := range segs {
@@ -37,7 +44,8 @@ func wrapBare(code string) (string, error) {
 			body.WriteString(dir + text)
 		}
 	}
-	return "package main;" + imports.String() + "func main() {" + body.String() + "\n}" + decls.String(), nil
+	head := "package main;" + imports.String() + "func main() {"
+	return head + body.String() + "\n}" + decls.String(), len(head), len(head) + body.Len(), nil
 }
 
 type segKind int

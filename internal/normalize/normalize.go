@@ -66,6 +66,9 @@ type Program struct {
 	Imports []string
 	// UsesRuntime says the generated code calls RuntimePath.
 	UsesRuntime bool
+	// Body is, for an input of Session only, its statements: the
+	// interpreter runs them at package level after compiling Src.
+	Body string
 
 	cfg Config
 }

@@ -264,6 +264,10 @@ func (interp *Interpreter) gta(root *node, rpath, importPath, pkgName string) ([
 					} else if sym.kind == pkgSym && sym.typ.cat == srcPkgT && sym.typ.path == ipath {
 						// ignore re-import of identical package
 						break
+					} else if interp.opt.session && sym.kind == pkgSym && sym.typ.cat == binPkgT && sym.typ.path == ipath {
+						// toolscript patch 47: a later program of a session
+						// imports a package again.
+						break
 					}
 
 					// redeclaration error. Not caught by the parser.

@@ -190,6 +190,7 @@ type opt struct {
 
 	maxCallDepth int64                 // toolscript patch 31
 	onCallDepth  func(fn string)       // toolscript patch 31
+	session      bool                  // toolscript patch 47
 	printCheck   func([]reflect.Value) // toolscript patch 32
 
 	ownedCall func(pkgPath, name string) func(map[string]any) (any, error) // toolscript patch 34
@@ -371,6 +372,14 @@ type Options struct {
 	MaxCallDepth int
 	OnCallDepth  func(fn string)
 
+	// toolscript patch 47: Session makes the interpreter run a sequence of
+	// programs that share their package's state: a function value made by
+	// one program (a closure, a method value) stays callable by the
+	// programs that run after it. Otherwise, as upstream, a function
+	// value runs under the run it was made in, and fails once that run
+	// has stopped.
+	Session bool
+
 	// toolscript patch 32: PrintCheck, if set, is called with the
 	// arguments of the builtins print and println before they format
 	// them (with fmt's %v, which recurses into maps and slices); it
@@ -474,6 +483,7 @@ func New(options Options) *Interpreter {
 
 	// toolscript patch 31: the call depth bound.
 	i.opt.maxCallDepth, i.opt.onCallDepth = int64(options.MaxCallDepth), options.OnCallDepth
+	i.opt.session = options.Session       // toolscript patch 47
 	i.opt.printCheck = options.PrintCheck // toolscript patch 32
 	i.opt.ownedCall = options.OwnedCall   // toolscript patch 34
 	if options.SourcecodeFilesystem != nil {

@@ -1143,3 +1143,124 @@ func TestRuntimeErrors(t *testing.T) {
 		}
 	}
 }
+
+// sessionRun compiles and runs src in it, then stops it, as a session
+// does after each input.
+func sessionRun(t *testing.T, it *Interpreter, src string) error {
+	t.Helper()
+	p, err := it.CompileWithContext(context.Background(), src)
+	if err != nil {
+		return err
+	}
+	_, _, err = it.ExecuteWatch(context.Background(), p)
+	it.Stop()
+	return err
+}
+
+// TestSaveRestoreState checks patch 46: a checkpoint of package main
+// undoes what later programs declared, redeclared, assigned and added as
+// methods.
+func TestSaveRestoreState(t *testing.T) {
+	var out bytes.Buffer
+	it := New(Options{Stdout: &out, Session: true})
+	it.SetSourceName("s.go")
+	copyValue := func(v reflect.Value) reflect.Value {
+		n := reflect.New(v.Type()).Elem()
+		n.Set(v)
+		return n
+	}
+	for _, src := range []string{
+		"package main; type T struct{ A int }; func f() int { return 1 }",
+		"; x := 10; var s = \"a\"",
+	} {
+		if err := sessionRun(t, it, src); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st := it.SaveState("main", copyValue)
+	names, values := st.Vars()
+	if fmt.Sprint(names) != "[x s]" || values[0].Int() != 10 {
+		t.Fatalf("vars %v %v", names, values)
+	}
+	for _, src := range []string{
+		"package main; func f() int { return 2 }; func g() int { return 3 }; func (T) M() int { return 4 }; type U int",
+		"; x = 20; s = \"b\"; y := 30; println(x, s, y, f(), g(), T{}.M())",
+	} {
+		if err := sessionRun(t, it, src); err != nil {
+			t.Fatal(err)
+		}
+	}
+	it.RestoreState(st, copyValue)
+	if err := sessionRun(t, it, "; println(x, s, f(), T{A: 1}.A)"); err != nil {
+		t.Fatal(err)
+	}
+	if got := out.String(); got != "20 b 30 2 3 4\n10 a 1 1\n" {
+		t.Errorf("output %q", got)
+	}
+	for _, src := range []string{"; println(y)", "; println(g())", "; var u U; println(u)", "; println(T{}.M())"} {
+		if err := sessionRun(t, it, src); err == nil {
+			t.Errorf("%q compiled after the restore", src)
+		}
+	}
+}
+
+// TestSessionFuncValues checks patch 47: in a session, a function value
+// a stopped program stored is callable by the next program, a package is
+// imported again, and statements see the imports of declarations; without
+// Session, as upstream, the function value fails once its run stopped.
+func TestSessionFuncValues(t *testing.T) {
+	src := []string{
+		"; counter := func() func() int { n := 0; return func() int { n++; return n } }(); add := func(a int) int { return a + 1 }",
+		"; println(counter(), add(1))",
+		"; println(counter())",
+	}
+	var out bytes.Buffer
+	it := New(Options{Stdout: &out, Session: true})
+	for _, s := range src {
+		if err := sessionRun(t, it, s); err != nil {
+			t.Fatalf("%q: %v", s, err)
+		}
+	}
+	if got := out.String(); got != "1 2\n2\n" {
+		t.Errorf("output %q", got)
+	}
+	plain := New(Options{Stdout: io.Discard})
+	if err := sessionRun(t, plain, src[0]); err != nil {
+		t.Fatal(err)
+	}
+	if err := sessionRun(t, plain, src[1]); err == nil || !strings.Contains(err.Error(), ErrStopped.Error()) {
+		t.Errorf("without Session: %v, want %v", err, ErrStopped)
+	}
+
+	out.Reset()
+	it = New(Options{Stdout: &out, Session: true})
+	it.Use(Exports{"strs/strs": {"Upper": reflect.ValueOf(strings.ToUpper)}})
+	it.SetSourceName("s.go")
+	for _, s := range []string{
+		`package main; import "strs"`,
+		`package main; import "strs"; func up(s string) string { return strs.Upper(s) }`,
+		`; println(strs.Upper("a"), up("b"))`,
+	} {
+		if err := sessionRun(t, it, s); err != nil {
+			t.Fatalf("%q: %v", s, err)
+		}
+	}
+	if got := out.String(); got != "A B\n" {
+		t.Errorf("output %q", got)
+	}
+	plain = New(Options{})
+	plain.Use(Exports{"strs/strs": {"Upper": reflect.ValueOf(strings.ToUpper)}})
+	if _, err := plain.Compile(`package main; import "strs"; import "strs"`); err == nil {
+		t.Error("without Session, a package imported twice compiled")
+	}
+
+	depth := 0
+	it = New(Options{Session: true, MaxCallDepth: 1000, OnCallDepth: func(string) { depth++; panic("deep") }})
+	if err := sessionRun(t, it, "package main; func r(n int) int { if n == 0 { return 0 }; return r(n-1) }"); err != nil {
+		t.Fatal(err)
+	}
+	it.SetMaxCallDepth(10)
+	if err := sessionRun(t, it, "; r(50)"); err == nil || depth != 1 {
+		t.Errorf("SetMaxCallDepth(10): %v, depth hook called %d times", err, depth)
+	}
+}

@@ -1103,7 +1103,7 @@ func genFunctionWrapper(n *node) func(*frame) reflect.Value {
 
 		return reflect.MakeFunc(funcType, func(in []reflect.Value) []reflect.Value {
 			// Allocate and init local frame. All values to be settable and addressable.
-			fr := newFrame(f, len(def.types), f.runid())
+			fr := newFrame(f, len(def.types), def.interp.callID(f)) // toolscript patch 47
 			d := fr.data
 			for i, t := range def.types {
 				d[i] = reflect.New(t).Elem()
@@ -2223,7 +2223,8 @@ func getFunc(n *node) {
 		var fct reflect.Value // toolscript patch 20: the closure compares itself with the slot
 		fct = reflect.MakeFunc(n.typ.TypeOf(), func(in []reflect.Value) []reflect.Value {
 			// Allocate and init local frame. All values to be settable and addressable.
-			fr2 := newFrame(fr, len(n.types), fr.runid())
+			// toolscript patch 47: the run id of the call, for a session.
+			fr2 := newFrame(fr, len(n.types), n.interp.callID(fr))
 			d := fr2.data
 			for i, t := range n.types {
 				d[i] = reflect.New(t).Elem()
