@@ -101,8 +101,17 @@ func (t *Tool) Schema(f Format) (json.RawMessage, error) {
 // with all functionDeclarations.
 func (r *Registry) Schemas(f Format) (json.RawMessage, error) {
 	tools := r.enabledTools()
+	r.mu.RLock()
+	ptc := r.ptc
+	r.mu.RUnlock()
 	decls := make([]json.RawMessage, 0, len(tools))
 	for _, t := range tools {
+		if ptc != nil && t.Name == PTCToolName {
+			// The PTC tool describes the tools of this moment.
+			c := *t
+			c.Description = r.ptcDescription(tools, ptc.describeBytes)
+			t = &c
+		}
 		d, err := t.Schema(f)
 		if err != nil {
 			return nil, err

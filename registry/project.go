@@ -54,6 +54,8 @@ func (p *projected) Call(ctx context.Context, args map[string]any) (any, error) 
 // engine.Describe) and refuses every call with ErrToolDenied, so that a
 // script's tools.Call says it is denied.
 //
+// The PTC tool (EnablePTC) is left out: no script can call it.
+//
 // The map is a snapshot: later changes to the registry do not affect it.
 func (r *Registry) Projections() map[string]projection.ToolProjection {
 	r.mu.RLock()
@@ -61,7 +63,7 @@ func (r *Registry) Projections() map[string]projection.ToolProjection {
 	out := make(map[string]projection.ToolProjection, len(r.order))
 	for _, n := range r.order {
 		t := r.tools[n]
-		if off, _ := r.disabledLocked(t); off {
+		if off, _ := r.disabledLocked(t); off || r.ptcNameLocked(n) {
 			continue
 		}
 		switch r.permLocked(n) {

@@ -37,6 +37,7 @@ type Registry struct {
 	nsDisabled map[string]string
 	mode       ExecutionMode
 	perms      []permRule // SetPermission's rules, in order
+	ptc        *ptcConfig // EnablePTC's, nil before
 
 	bmu      sync.Mutex
 	cfg      config
