@@ -62,8 +62,9 @@ type ptcArgs struct {
 // EnablePTC makes the registry offer the programmatic tool call tool,
 // PTCToolName: one call runs a Go script, given as "code" with an
 // optional "timeout_seconds", whose Go functions are the registry's other
-// tools, and returns {"stdout", "error", "value", "tool_calls"} (error ""
-// on success, else with the script's line and column), so that one round
+// tools, and returns {"stdout", "tool_calls"} with "error" when the script
+// failed (with its line and column) and "value" when it returned one (its
+// last expression or result(v)), so that one round
 // trip of a JSON tool-calling loop does the work of many. It is a tool
 // like the others: Schemas declares it in all four formats and
 // ExecuteToolCalls runs it.
@@ -106,7 +107,14 @@ func (r *Registry) EnablePTC(run projection.CodeRunner, opts ...PTCOption) error
 		if err != nil {
 			return nil, err
 		}
-		return map[string]any{"stdout": out.Stdout, "error": out.Error, "value": out.Value, "tool_calls": out.ToolCalls}, nil
+		res := map[string]any{"stdout": out.Stdout, "tool_calls": out.ToolCalls}
+		if out.Error != "" {
+			res["error"] = out.Error
+		}
+		if out.Value != nil {
+			res["value"] = out.Value
+		}
+		return res, nil
 	}
 	if err := r.Register(fn, WithName(PTCToolName), WithReplace(), WithDescription(ptcIntro)); err != nil {
 		return err

@@ -78,7 +78,7 @@ for _, sku := range []string{"tea", "cup", "pot"} {
 }
 42`})
 			assert.Equal(t, "cup\n", out["stdout"])
-			assert.Equal(t, "", out["error"])
+			assert.Nil(t, out["error"])
 			assert.EqualValues(t, 42, out["value"])
 			assert.EqualValues(t, 3, out["tool_calls"])
 
@@ -130,6 +130,6 @@ fmt.Println(hits[0].Signature)
 v, err := tools.Call(hits[0].Name, map[string]any{"payment_id": "p1"})
 fmt.Println(v, err)
 `})
-	assert.Equal(t, "", out["error"])
+	assert.Nil(t, out["error"])
 	assert.Equal(t, "payments-refund_payment\npayments.RefundPayment(args map[string]any) (any, error) // args: payment_id string, amount_cents? int\nrefund_payment <nil>\n", out["stdout"])
 }

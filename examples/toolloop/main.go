@@ -1,8 +1,9 @@
 // Command toolloop shows code mode inside a classic JSON tool-calling
 // loop: the registry declares its tools to the model in an LLM API's
 // format (OpenAI chat here), executes the tool calls of each reply and
-// answers with tool-result messages. One of its tools, run_go, runs a Go
-// script against the other tools, so one round trip does the work of many.
+// answers with tool-result messages. EnablePTC adds the programmatic tool
+// call tool, which runs a Go script against the other tools, so one round
+// trip does the work of many.
 // The model is a stand-in that replays two replies; a real loop sends the
 // same messages to an API.
 package main
@@ -38,22 +39,9 @@ func run(ctx context.Context, w io.Writer) error {
 		return err
 	}
 
-	// run_go runs a script against every tool registered before it.
-	tools := reg.Projections()
-	type runArgs struct {
-		Code string `json:"code" jsonschema:"a Go program or bare Go statements"`
-	}
-	if err := reg.Register(func(ctx context.Context, in runArgs) (string, error) {
-		res, err := engine.Execute(ctx, in.Code, tools, engine.WithTimeout(10*time.Second))
-		if err != nil {
-			return "", err
-		}
-		if res.Error != "" {
-			return "", fmt.Errorf("%s%s", res.Stdout, res.Error)
-		}
-		return res.Stdout, nil
-	}, registry.WithName("run_go"), registry.WithDescription(
-		"Run Go code. The tools are Go functions:\n"+engine.Describe(tools))); err != nil {
+	// programmatic_tool_call runs a Go script against the other tools.
+	if err := reg.EnablePTC(engine.CodeRunner(engine.New(engine.Config{})),
+		registry.WithPTCTimeout(10*time.Second)); err != nil {
 		return err
 	}
 
@@ -95,8 +83,9 @@ func run(ctx context.Context, w io.Writer) error {
 
 // README:end toolloop
 
-// model stands in for an LLM API: its first reply calls run_go with a
-// script, its second answers from the tool's result.
+// model stands in for an LLM API: its first reply calls
+// programmatic_tool_call with a script, its second answers from the
+// script's output.
 func model(decls json.RawMessage, messages []json.RawMessage) json.RawMessage {
 	var last struct {
 		Role    string `json:"role"`
@@ -118,11 +107,13 @@ func model(decls json.RawMessage, messages []json.RawMessage) json.RawMessage {
 			"role": "assistant",
 			"tool_calls": []any{map[string]any{
 				"id": "call_1", "type": "function",
-				"function": map[string]any{"name": "run_go", "arguments": string(args)},
+				"function": map[string]any{"name": registry.PTCToolName, "arguments": string(args)},
 			}},
 		})
 		return call
 	}
-	answer, _ := json.Marshal(map[string]string{"role": "assistant", "content": "Out of stock: " + strings.TrimSpace(last.Content)})
+	var out struct{ Stdout string }
+	_ = json.Unmarshal([]byte(last.Content), &out)
+	answer, _ := json.Marshal(map[string]string{"role": "assistant", "content": "Out of stock: " + strings.TrimSpace(out.Stdout)})
 	return answer
 }
