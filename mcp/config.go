@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/url"
 	"os"
+	"path"
 	"slices"
 	"sort"
 	"strings"
@@ -85,6 +86,43 @@ type ServerConfig struct {
 
 	// Disabled leaves the server out: ConnectConfig does not start it.
 	Disabled bool `json:"disabled,omitempty"`
+
+	// Permissions set the permissions of the server's tools (see
+	// registry.SetPermission); nil leaves them all allowed.
+	Permissions *Permissions `json:"permissions,omitempty"`
+}
+
+// Permissions are the "permissions" of a server entry: globs of the
+// server's tool names (the method names in its namespace, such as
+// "delete_*" or "*"), in package path's Match syntax, by permission:
+//
+//	"permissions": {"ask": ["*"], "allow": ["list_*", "get_*"], "deny": ["delete_*"]}
+//
+// Deny wins over allow, and allow over ask: the lists are applied ask
+// first, then allow, then deny, the last matching rule winning. A tool no
+// glob matches is allowed.
+type Permissions struct {
+	Ask   []string `json:"ask,omitempty"`
+	Allow []string `json:"allow,omitempty"`
+	Deny  []string `json:"deny,omitempty"`
+}
+
+// Apply sets the permissions in reg for the tools of namespace ns.
+func (p *Permissions) Apply(reg *registry.Registry, ns string) error {
+	if p == nil {
+		return nil
+	}
+	for _, l := range []struct {
+		globs []string
+		perm  registry.Permission
+	}{{p.Ask, registry.PermissionAsk}, {p.Allow, registry.PermissionAllow}, {p.Deny, registry.PermissionDeny}} {
+		for _, g := range l.globs {
+			if err := reg.SetNamespacePermission(ns, g, l.perm); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // Namespace returns the registry namespace of the server's tools: its name
@@ -95,7 +133,7 @@ func (s ServerConfig) Namespace() (string, error) {
 
 // serverFields are the fields a server entry may have; any other is an
 // error (a misspelt "headers" must not silently drop a credential).
-var serverFields = []string{"type", "command", "args", "env", "cwd", "url", "headers", "disabled"}
+var serverFields = []string{"type", "command", "args", "env", "cwd", "url", "headers", "disabled", "permissions"}
 
 // ConfigError is a problem in a configuration: the server (when the
 // problem is in one) and the field it is in.
@@ -177,9 +215,11 @@ func (l *limitedReader) Read(p []byte) (int, error) {
 //   - Each server is an object with either "command" (with optional "args",
 //     "env" and "cwd") or "url" (with optional "headers"), not both, and
 //     optionally "type" ("stdio", or "http", "streamable-http" or
-//     "streamableHttp", which are the same) and "disabled". Any other
-//     member, a wrong JSON type, a type that contradicts the fields, or a
-//     URL that is not absolute http(s) is an error.
+//     "streamableHttp", which are the same), "disabled" and "permissions"
+//     (see Permissions: an object of "allow", "ask" and "deny" lists of
+//     globs). Any other member, a wrong JSON type, a type that contradicts
+//     the fields, a malformed glob, or a URL that is not absolute http(s)
+//     is an error.
 //   - In command, args, env values, cwd, url and header values, ${NAME}
 //     is replaced by the host's environment variable NAME and
 //     ${NAME:-default} by it or, when it is unset or empty, by default. An
@@ -267,6 +307,13 @@ func parseServer(name string, raw json.RawMessage) (ServerConfig, error) {
 			dst, want = &sc.Headers, "an object of strings"
 		case "disabled":
 			dst, want = &sc.Disabled, "true or false"
+		case "permissions":
+			p, err := parsePermissions(name, fields[k])
+			if err != nil {
+				return ServerConfig{}, err
+			}
+			sc.Permissions = p
+			continue
 		}
 		if err := json.Unmarshal(fields[k], dst); err != nil {
 			return ServerConfig{}, configErr(name, k, "must be %s", want)
@@ -276,6 +323,42 @@ func parseServer(name string, raw json.RawMessage) (ServerConfig, error) {
 		return ServerConfig{}, err
 	}
 	return sc, nil
+}
+
+// parsePermissions parses a server's "permissions" object.
+func parsePermissions(name string, raw json.RawMessage) (*Permissions, error) {
+	var lists map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &lists); err != nil || lists == nil {
+		return nil, configErr(name, "permissions", "must be an object of allow, ask and deny lists")
+	}
+	p := &Permissions{}
+	keys := make([]string, 0, len(lists))
+	for k := range lists {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		var dst *[]string
+		switch k {
+		case "allow":
+			dst = &p.Allow
+		case "ask":
+			dst = &p.Ask
+		case "deny":
+			dst = &p.Deny
+		default:
+			return nil, configErr(name, "permissions."+k, "unknown field (known: allow, ask, deny)")
+		}
+		if err := json.Unmarshal(lists[k], dst); err != nil {
+			return nil, configErr(name, "permissions."+k, "must be an array of strings")
+		}
+		for i, g := range *dst {
+			if _, err := path.Match(g, ""); err != nil || g == "" {
+				return nil, configErr(name, fmt.Sprintf("permissions.%s[%d]", k, i), "%q is not a glob of tool names", g)
+			}
+		}
+	}
+	return p, nil
 }
 
 // resolve expands variables, infers and checks the type.

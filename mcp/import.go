@@ -154,7 +154,9 @@ func (cs *Clients) Close() error {
 // namespace, the server's name normalized. It is all or nothing: if a
 // server cannot be connected or its tools registered, every connection is
 // closed, nothing stays in reg, and the error (one per failed server,
-// joined in name order) names the servers. Close the Clients when done.
+// joined in name order) names the servers. Each server's Permissions are
+// set in reg (before its tools arrive, so that no denied tool is ever
+// visible; they stay after a failure). Close the Clients when done.
 func ConnectConfig(ctx context.Context, cfg *Config, reg *registry.Registry, opts *Options) (*Clients, error) {
 	names := cfg.Names()
 	clients := make([]*Client, len(names))
@@ -177,6 +179,18 @@ func ConnectConfig(ctx context.Context, cfg *Config, reg *registry.Registry, opt
 		return nil, err
 	}
 	if reg != nil {
+		for _, name := range names {
+			sc := cfg.Servers[name]
+			sc.Name = name
+			ns, err := sc.Namespace()
+			if err == nil {
+				err = sc.Permissions.Apply(reg, ns)
+			}
+			if err != nil {
+				_ = cs.Close()
+				return nil, &ConfigError{Server: name, Field: "permissions", Err: fmt.Errorf("%w: %w", ErrConfig, err)}
+			}
+		}
 		var done []*Client
 		for _, c := range cs.list {
 			if err := c.Register(reg); err != nil {
