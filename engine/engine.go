@@ -479,14 +479,14 @@ func (p *program) panicError(v any, ip interp.Panic, x *execution) error {
 		// Where the interpreter saw the panic start: the panic call, or
 		// the statement that raised a run-time error.
 		if pos := ip.Frames[0].Pos; pos.Filename == scriptFile && pos.Line <= len(p.lines) {
-			pe.Line, pe.Col = pos.Line, pos.Column
+			pe.Line, pe.Column = pos.Line, pos.Column
 		}
 	}
 	var ie *interp.Error
 	if err, ok := v.(error); ok && errors.As(err, &ie) {
 		// An error the interpreter raised at run time, at its position.
 		if pe.Line == 0 && ie.Pos.Line > 0 {
-			pe.Line, pe.Col = ie.Pos.Line, ie.Pos.Column
+			pe.Line, pe.Column = ie.Pos.Line, ie.Pos.Column
 		}
 		msg, _ := cutMessage(ie.Msg, MaxErrorBytes)
 		pe.Value = errors.New(msg)

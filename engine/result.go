@@ -157,10 +157,10 @@ func columnPrefix(line string, col int) string {
 
 // PanicError is a panic of the script that it did not recover.
 type PanicError struct {
-	Value any    // the value passed to panic
-	Line  int    // where the panic happened, 0 if unknown
-	Col   int    // column, 0 if unknown
-	Stack string // the interpreter's frames, innermost first, when known
+	Value  any    // the value passed to panic
+	Line   int    // where the panic happened, 0 if unknown
+	Column int    // column, 0 if unknown
+	Stack  string // the interpreter's frames, innermost first, when known
 }
 
 // Error renders "panic: value" with the position when known, cut to
@@ -171,7 +171,7 @@ type PanicError struct {
 func (e *PanicError) Error() string {
 	msg := "panic: " + panicText(e.Value)
 	if e.Line > 0 {
-		msg = fmt.Sprintf("line %d:%d: %s", e.Line, e.Col, msg)
+		msg = fmt.Sprintf("line %d:%d: %s", e.Line, e.Column, msg)
 	} else if e.Stack != "" {
 		msg += " (in " + e.Stack + ")"
 	}

@@ -2,6 +2,7 @@ package policy
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log"
@@ -12,6 +13,10 @@ import (
 
 	"github.com/toolscript/toolscript/internal/yaegi/interp"
 )
+
+// errNoStdin is the error of fmt's Scan functions: scripts have no
+// standard input.
+var errNoStdin = errors.New("fmt: scripts have no standard input")
 
 // Hooks are what the per-execution replacements need of the execution
 // they serve: its output, its limits, its deadline and its goroutines.
@@ -121,11 +126,11 @@ var replacements = map[string]func(b *builder){
 				b.print("fmt", name, reflect.ValueOf(bind(b.h)))
 			}
 		}
-		noScan := func(...any) (int, error) { return 0, fmt.Errorf("fmt: scripts have no standard input") }
+		noScan := func(...any) (int, error) { return 0, errNoStdin }
 		b.add("fmt", "Scan", reflect.ValueOf(noScan))
 		b.add("fmt", "Scanln", reflect.ValueOf(noScan))
 		b.add("fmt", "Scanf", reflect.ValueOf(func(string, ...any) (int, error) {
-			return 0, fmt.Errorf("fmt: scripts have no standard input")
+			return 0, errNoStdin
 		}))
 	},
 	// The standard logger of the execution, to its Stderr; Fatal ends
