@@ -22,42 +22,36 @@ const sessionPackage = "main"
 // and tool calls it left to return; past it the session is lost.
 const quiesceGrace = 2 * time.Second
 
-// localSession is a Session in process: one interpreter, one execution
-// value reused by every input (the interpreter's host functions are bound
-// to it), and the checkpoint of the last completed input.
-type localSession struct {
-	e      *Engine
+// sessionCore is what both runtimes' sessions share: one input at a
+// time, the clocks of SessionLimits, Reset, Close and a lost state; the
+// backend runs the inputs and holds the state.
+type sessionCore struct {
+	be     sessionBackend
 	limits SessionLimits
-	surf   *surface
-	ns     map[string]projection.ToolProjection
 	clock  sessionClock
 
 	mu     sync.Mutex
-	st     *localState // nil after Reset or expiry, until the next input
-	lost   error       // why the state was lost, or nil
+	lost   error // why the state was lost (ErrSessionLost, ErrSessionExpired), or nil
 	closed bool
 	runs   chan struct{} // closed when the running input returns; nil when idle
 	cancel context.CancelCauseFunc
 }
 
-// localState is the interpreter of a session and what it holds.
-type localState struct {
-	it       *interp.Interpreter
-	x        *execution
-	saved    *interp.State // after the last completed input
-	size     int64         // of the saved state
-	used     map[string]bool
-	mapTypes bool
+// sessionBackend is a runtime's side of a session.
+type sessionBackend interface {
+	// defaults are the runtime's default limits of an execution.
+	defaults() Limits
+	// run runs one input; lost is non-nil when the state is gone or can
+	// no longer be trusted (the result says what happened).
+	run(ctx context.Context, code string, limits Limits, set *settings, sl SessionLimits) (res CodeResult, lost error, err error)
+	// drop releases the state: the next run starts from nothing.
+	drop()
 }
 
-func newLocalSession(e *Engine, ns map[string]projection.ToolProjection, limits SessionLimits) (sessionImpl, error) {
-	if e.closed.Load() {
-		return nil, ErrClosed
-	}
-	policy.Load()
-	s := &localSession{e: e, limits: limits, surf: buildSurface(ns), ns: ns}
+func newSessionCore(be sessionBackend, limits SessionLimits) *sessionCore {
+	s := &sessionCore{be: be, limits: limits}
 	s.clock.start(limits, s.expire)
-	return s, nil
+	return s
 }
 
 // errAged is the cause that ends an input running when the session
@@ -65,7 +59,7 @@ func newLocalSession(e *Engine, ns map[string]projection.ToolProjection, limits 
 var errAged = fmt.Errorf("engine: the session reached its SessionLimits.MaxAge: %w", context.DeadlineExceeded)
 
 // expire ends the session when a clock of SessionLimits runs out.
-func (s *localSession) expire(aged bool) {
+func (s *sessionCore) expire(aged bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
@@ -79,12 +73,14 @@ func (s *localSession) expire(aged bool) {
 	}
 	s.closed = true
 	s.lost = ErrSessionExpired
-	s.st = nil
 	s.clock.stop()
+	if s.runs == nil {
+		s.be.drop()
+	}
 }
 
 // begin marks the session busy, or says why no input can run.
-func (s *localSession) begin() (chan struct{}, error) {
+func (s *sessionCore) begin() (chan struct{}, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	switch {
@@ -102,22 +98,22 @@ func (s *localSession) begin() (chan struct{}, error) {
 	return s.runs, nil
 }
 
-// finish marks the session idle again.
-func (s *localSession) finish(runs chan struct{}) {
+// finish marks the session idle again, and releases the state of a
+// session closed or expired meanwhile.
+func (s *sessionCore) finish(runs chan struct{}) {
 	s.mu.Lock()
 	s.runs, s.cancel = nil, nil
-	if !s.closed {
+	if s.closed {
+		s.be.drop()
+	} else {
 		s.clock.idle()
 	}
 	s.mu.Unlock()
 	close(runs)
 }
 
-func (s *localSession) execute(ctx context.Context, code string, opts []Option) (CodeResult, error) {
-	if s.e.closed.Load() {
-		return CodeResult{}, ErrClosed
-	}
-	set := &settings{limits: s.e.cfg.Limits}
+func (s *sessionCore) execute(ctx context.Context, code string, opts []Option) (CodeResult, error) {
+	set := &settings{limits: s.be.defaults()}
 	for _, o := range opts {
 		o(set)
 	}
@@ -130,51 +126,137 @@ func (s *localSession) execute(ctx context.Context, code string, opts []Option) 
 		return CodeResult{}, err
 	}
 	defer s.finish(runs)
-	if s.e.sem != nil {
-		if err := s.e.sem.Acquire(ctx, 1); err != nil {
-			return CodeResult{ReturnCode: CodeTimeout, Error: "engine: gave up waiting for a free execution slot: " + err.Error(), Err: err}, nil
-		}
-		defer s.e.sem.Release(1)
-	}
-	s.mu.Lock()
-	if s.st == nil {
-		s.st = s.newState()
-	}
-	st := s.st
 	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	s.mu.Lock()
 	s.cancel = cancel
 	s.mu.Unlock()
-	defer cancel(nil)
 	if left := s.clock.left(); left >= 0 && (limits.Timeout < 0 || left < limits.Timeout) {
 		var stop context.CancelFunc
 		ctx, stop = context.WithDeadlineCause(ctx, time.Now().Add(left), errAged)
 		defer stop()
 	}
-	res, lost := st.run(ctx, code, limits, set, s)
+	res, lost, err := s.be.run(ctx, code, limits, set, s.limits)
+	if err != nil {
+		return CodeResult{}, err
+	}
 	if lost != nil {
 		s.mu.Lock()
 		s.lost = lost
-		s.st = nil
+		s.be.drop()
 		s.mu.Unlock()
 	}
 	return res, nil
 }
 
+func (s *sessionCore) reset() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case s.closed && s.lost == ErrSessionExpired:
+		return ErrSessionExpired
+	case s.closed:
+		return ErrSessionClosed
+	case s.runs != nil:
+		return ErrSessionBusy
+	}
+	s.be.drop()
+	s.lost = nil
+	return nil
+}
+
+func (s *sessionCore) close() error {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return nil
+	}
+	s.closed = true
+	s.clock.stop()
+	runs := s.runs
+	if runs != nil {
+		s.cancel(ErrSessionClosed)
+	} else {
+		s.be.drop()
+	}
+	s.mu.Unlock()
+	if runs != nil {
+		<-runs // finish drops the state
+	}
+	return nil
+}
+
+// localBackend is a session in process: one interpreter, one execution
+// value reused by every input (the interpreter's host functions are bound
+// to it), and the checkpoint of the last completed input.
+type localBackend struct {
+	e    *Engine
+	surf *surface
+	st   *localState // nil until the first input, and after drop; under the core's lock
+	mu   sync.Mutex
+}
+
+// localState is the interpreter of a session and what it holds.
+type localState struct {
+	it       *interp.Interpreter
+	x        *execution
+	saved    *interp.State // after the last completed input
+	size     int64         // of the saved state
+	used     map[string]bool
+	mapTypes bool
+}
+
+func newLocalSession(e *Engine, ns map[string]projection.ToolProjection, limits SessionLimits) (sessionImpl, error) {
+	if e.closed.Load() {
+		return nil, ErrClosed
+	}
+	policy.Load()
+	return newSessionCore(&localBackend{e: e, surf: buildSurface(ns)}, limits), nil
+}
+
+func (b *localBackend) defaults() Limits { return b.e.cfg.Limits }
+
+func (b *localBackend) drop() {
+	b.mu.Lock()
+	b.st = nil
+	b.mu.Unlock()
+}
+
+func (b *localBackend) run(ctx context.Context, code string, limits Limits, set *settings, sl SessionLimits) (CodeResult, error, error) {
+	if b.e.closed.Load() {
+		return CodeResult{}, nil, ErrClosed
+	}
+	if b.e.sem != nil {
+		if err := b.e.sem.Acquire(ctx, 1); err != nil {
+			return CodeResult{ReturnCode: CodeTimeout, Error: "engine: gave up waiting for a free execution slot: " + err.Error(), Err: err}, nil, nil
+		}
+		defer b.e.sem.Release(1)
+	}
+	b.mu.Lock()
+	if b.st == nil {
+		b.st = b.newState()
+	}
+	st := b.st
+	b.mu.Unlock()
+	res, lost := st.run(ctx, code, limits, set, b.surf, sl)
+	return res, lost, nil
+}
+
 // newState makes the interpreter of a session, with the tool packages.
-func (s *localSession) newState() *localState {
+func (b *localBackend) newState() *localState {
 	x := &execution{ctx: context.Background()}
-	paths := make([]string, 0, len(s.surf.pkgs))
-	for p := range s.surf.pkgs {
+	paths := make([]string, 0, len(b.surf.pkgs))
+	for p := range b.surf.pkgs {
 		paths = append(paths, p)
 	}
 	sort.Strings(paths)
-	it := interp.New(x.interpOptions(s.surf, paths, true))
+	it := interp.New(x.interpOptions(b.surf, paths, true))
 	x.stop = it.Stop
 	it.SetSourceName(scriptFile)
 	if err := it.Use(x.rtExports()); err != nil {
 		panic(err)
 	}
-	if err := it.Use(s.surf.exports(x, paths)); err != nil {
+	if err := it.Use(b.surf.exports(x, paths)); err != nil {
 		panic(err)
 	}
 	st := &localState{it: it, x: x, used: map[string]bool{}}
@@ -211,7 +293,7 @@ func (x *execution) reset(ctx context.Context, cancel context.CancelCauseFunc, l
 
 // run runs one input on the session's interpreter. lost is non-nil when
 // the session's state can no longer be trusted.
-func (st *localState) run(ctx context.Context, code string, limits Limits, set *settings, s *localSession) (res CodeResult, lost error) {
+func (st *localState) run(ctx context.Context, code string, limits Limits, set *settings, surf *surface, sl SessionLimits) (res CodeResult, lost error) {
 	start := time.Now()
 	ctx, cancelCause := context.WithCancelCause(ctx)
 	defer cancelCause(nil)
@@ -234,27 +316,27 @@ func (st *localState) run(ctx context.Context, code string, limits Limits, set *
 		return x.result(CodeLimit, &LimitError{Limit: "MaxSourceBytes", Value: int64(limits.MaxSourceBytes),
 			Detail: fmt.Sprintf("(the script has %d bytes)", len(code))}), nil
 	}
-	prog, err := normalizeSession(code, imports{surf: s.surf})
+	prog, err := normalizeSession(code, imports{surf: surf})
 	if err != nil {
 		return x.result(CodeError, err), nil
 	}
 	st.use(prog)
 	st.it.SetMaxCallDepth(max(limits.MaxCallDepth, 0))
 	watchdog.add(x)
-	res = st.interpret(prog, s.surf)
+	res = st.interpret(prog, surf)
 	watchdog.remove(x)
 	if err := st.quiesce(); err != nil {
 		return res, err
 	}
 	if res.ReturnCode == CodeOK {
-		c := newStateCopier(s.limits.MaxMemoryBytes)
+		c := newStateCopier(sl.MaxMemoryBytes)
 		saved := st.it.SaveState(sessionPackage, c.copy)
 		if !c.over {
 			st.saved, st.size = saved, c.size
 			return res, nil
 		}
 		res.ReturnCode = CodeLimit
-		res.Err = &LimitError{Limit: "SessionLimits.MaxMemoryBytes", Value: s.limits.MaxMemoryBytes,
+		res.Err = &LimitError{Limit: "SessionLimits.MaxMemoryBytes", Value: sl.MaxMemoryBytes,
 			Detail: "(the session's variables would hold more; the input's effects are undone)"}
 		res.Error, res.ErrorTruncated = cutMessage(res.Err.Error(), MaxErrorBytes)
 	}
@@ -349,43 +431,6 @@ func normalizeSession(code string, im imports) (*program, error) {
 		return nil, normalizeError(err)
 	}
 	return &program{src: np.Src, body: np.Body, lines: np.Lines, imports: np.Imports, usesRT: np.UsesRuntime}, nil
-}
-
-func (s *localSession) reset() error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	switch {
-	case s.closed && s.lost == ErrSessionExpired:
-		return ErrSessionExpired
-	case s.closed:
-		return ErrSessionClosed
-	case s.runs != nil:
-		return ErrSessionBusy
-	}
-	s.st, s.lost = nil, nil
-	return nil
-}
-
-func (s *localSession) close() error {
-	s.mu.Lock()
-	if s.closed {
-		s.mu.Unlock()
-		return nil
-	}
-	s.closed = true
-	s.clock.stop()
-	runs := s.runs
-	if runs != nil {
-		s.cancel(ErrSessionClosed)
-	}
-	s.mu.Unlock()
-	if runs != nil {
-		<-runs
-	}
-	s.mu.Lock()
-	s.st = nil
-	s.mu.Unlock()
-	return nil
 }
 
 // sessionClock runs a session's IdleTimeout and MaxAge: expire is called

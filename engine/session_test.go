@@ -13,7 +13,10 @@ import (
 
 // sessionRuntimes are the runtimes a session test runs on.
 func sessionRuntimes(t *testing.T) map[string]engine.CodeRuntime {
-	return map[string]engine.CodeRuntime{"inprocess": engine.New(engine.Config{})}
+	return map[string]engine.CodeRuntime{
+		"inprocess": engine.New(engine.Config{}),
+		"isolated":  newIsolated(t, engine.IsolatedConfig{Workers: 1}),
+	}
 }
 
 // newSession starts a session on rt with mathNS, closed at the end.

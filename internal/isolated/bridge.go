@@ -20,6 +20,10 @@ type Engine interface {
 	// forward each call to the host, its output written to stdout and
 	// stderr. It never fails: a failure is the Outcome's.
 	Run(ctx context.Context, req *RunRequest, tools map[string]projection.ToolProjection, stdout, stderr io.Writer) Outcome
+	// RunSession runs one input of the session req names, on the state
+	// its earlier inputs left: the worker keeps one session, with the
+	// tools of its first input, and starts afresh under another id.
+	RunSession(ctx context.Context, req *SessionRequest, tools map[string]projection.ToolProjection, stdout, stderr io.Writer) Outcome
 	// EncodeError describes err for the other side of the pipe, which
 	// rebuilds it with DecodeError: the error types survive, and the
 	// sentinels err matched still match.

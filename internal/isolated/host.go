@@ -134,13 +134,21 @@ type hostRun struct {
 
 	trace     Trace // what calls holds, counted as the engine counts its trace
 	keptBytes int64 // the encoded arguments calls keeps
+
+	session *SessionRequest // an input of a session: the worker stays pinned
+	killed  bool            // the worker was killed during the run
 }
 
 // run sends the script and serves the worker until it answers, dies or
 // overstays its deadline.
 func (r *hostRun) run(req *RunRequest) Result {
-	args, _ := json.Marshal(req)
-	body, _ := json.Marshal(&wire.Call{Name: runCall, Args: args, ExecID: strconv.FormatUint(r.id, 10)})
+	name, args := runCall, []byte(nil)
+	if r.session != nil {
+		name, args = sessionCall, r.session.encode(req)
+	} else {
+		args, _ = json.Marshal(req)
+	}
+	body, _ := json.Marshal(&wire.Call{Name: name, Args: args, ExecID: strconv.FormatUint(r.id, 10)})
 	// Tool calls and cancellations are taken where the worker's frames
 	// are read (see handler); the rest comes through Frames.
 	r.w.SetHandler(r.handler)
@@ -416,7 +424,7 @@ func (r *hostRun) finish(f wire.Frame) Result {
 		if wr.Error != nil {
 			msg = wr.Error.Message
 		}
-		ex := r.e.pool.Kill(r.w, "bad reply: "+msg)
+		ex := r.kill("bad reply: " + msg)
 		return r.result(CodeCrash, r.e.eng.WorkerError(ex))
 	}
 	var calls []Call
@@ -443,7 +451,7 @@ func (r *hostRun) finish(f wire.Frame) Result {
 		}
 		r.mu.Unlock()
 		if err != nil {
-			ex := r.e.pool.Kill(r.w, "bad reply: "+err.Error())
+			ex := r.kill("bad reply: " + err.Error())
 			return r.result(CodeCrash, r.e.eng.WorkerError(ex))
 		}
 	}
@@ -464,11 +472,11 @@ func (r *hostRun) finish(f wire.Frame) Result {
 	// runtime's rules (calls cut short by the end are marked); the host's
 	// own trace is used when the worker dies.
 	res.Calls = calls
-	if reply.Retire {
-		r.e.pool.Kill(r.w, "retired: CPU time budget used, or the package state changed")
+	if reply.Retire && r.session == nil {
+		r.kill("retired: CPU time budget used, or the package state changed")
 		return res
 	}
-	if res.Code == CodeOK {
+	if res.Code == CodeOK && r.session == nil {
 		// Return the worker once its goroutines are gone, without making
 		// the caller wait.
 		r.e.wg.Go(func() { r.recycle() })
@@ -515,19 +523,21 @@ func (r *hostRun) recycle() (Exit, bool) {
 		select {
 		case f, ok := <-r.w.Frames():
 			if !ok {
-				return r.e.pool.Kill(r.w, ""), true
+				return r.kill(""), true
 			}
 			if f.Type != typeReady || f.ID != r.id {
 				continue
 			}
 			var m readyMsg
 			if f.Decode(&m) != nil || !m.Clean {
-				return r.e.pool.Kill(r.w, fmt.Sprintf("still running %v after the script ended (a long native call ignores cancellation)", r.e.cfg.Grace)), true
+				return r.kill(fmt.Sprintf("still running %v after the script ended (a long native call ignores cancellation)", r.e.cfg.Grace)), true
 			}
-			r.e.pool.Put(r.w)
+			if r.session == nil {
+				r.e.pool.Put(r.w)
+			}
 			return Exit{}, false
 		case <-t.C:
-			return r.e.pool.Kill(r.w, "no ready message after the script ended"), true
+			return r.kill("no ready message after the script ended"), true
 		}
 	}
 }
@@ -537,17 +547,17 @@ func (r *hostRun) recycle() (Exit, bool) {
 // is, Engine.FrameError's (the worker, out of step, is replaced).
 func (r *hostRun) crashed(reason string) Result {
 	if fe := frameError(r.e.eng, r.w.ReadErr()); fe != nil {
-		r.e.pool.Kill(r.w, "sent "+fe.Error())
+		r.kill("sent " + fe.Error())
 		return r.result(CodeError, fe)
 	}
-	ex := r.e.pool.Kill(r.w, reason)
+	ex := r.kill(reason)
 	return r.result(CodeCrash, r.e.eng.WorkerError(ex))
 }
 
 // overstayed kills a worker that did not answer within the grace period
 // after its deadline or cancellation.
 func (r *hostRun) overstayed() Result {
-	ex := r.e.pool.Kill(r.w, fmt.Sprintf("did not stop within %v of the deadline", r.e.cfg.Grace))
+	ex := r.kill(fmt.Sprintf("did not stop within %v of the deadline", r.e.cfg.Grace))
 	cause := context.Cause(r.ctx)
 	werr := r.e.eng.WorkerError(ex)
 	var err error

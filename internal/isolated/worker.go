@@ -70,6 +70,7 @@ type workerServer struct {
 	runID     uint64
 	runCancel context.CancelCauseFunc
 	wg        sync.WaitGroup
+	session   *workerSession // the session this worker is pinned to, if any
 }
 
 // errRunEnded ends the context of a worker's run once it has answered.
@@ -198,12 +199,12 @@ func (ws *workerServer) handle(f wire.Frame) {
 		ws.mu.Unlock()
 	case wire.TypeCall:
 		var c wire.Call
-		if err := f.Decode(&c); err != nil || c.Name != runCall {
+		if err := f.Decode(&c); err != nil || c.Name != runCall && c.Name != sessionCall {
 			_ = ws.c.W.Send(wire.TypeResult, f.ID, &wire.Result{Error: &wire.Error{Kind: wire.KindUnknown, Message: fmt.Sprintf("engine: worker: bad call %q: %v", c.Name, err)}})
 			return
 		}
 		var req RunRequest
-		if err := json.Unmarshal(c.Args, &req); err != nil {
+		if err := decodeRun(c.Name, c.Args, &req); err != nil {
 			_ = ws.c.W.Send(wire.TypeResult, f.ID, &wire.Result{Error: &wire.Error{Kind: wire.KindBadArgs, Message: err.Error()}})
 			return
 		}
@@ -273,19 +274,9 @@ func (ws *workerServer) execute(ctx context.Context, id uint64, req *RunRequest)
 		defer stop()
 	}
 	SetRunCPU(req.RunCPU)
-	ns := make(map[string]projection.ToolProjection, len(req.Tools))
-	log := &callLog{max: int64(ws.eng.Bounds().TraceBytes)}
-	for _, t := range req.Tools {
-		rt := &remoteTool{spec: t, ws: ws, run: id, log: log}
-		if t.Role != "" {
-			ns[t.Name] = &remoteRoledTool{rt}
-		} else if t.Namespaced {
-			ns[t.Name] = &remoteNamespacedTool{rt}
-		} else {
-			ns[t.Name] = rt
-		}
-	}
-	res := ws.eng.Run(ctx, req, ns,
+	var ns map[string]projection.ToolProjection
+	ns, log := ws.namespace(req, id)
+	res := ws.runOn(ctx, req, ns,
 		&frameWriter{w: ws.c.W, typ: typeStdout, id: id},
 		&frameWriter{w: ws.c.W, typ: typeStderr, id: id})
 	reply := runReply{
@@ -460,16 +451,10 @@ type remoteTool struct {
 func (t *remoteTool) Name() string { return t.spec.Name }
 func (t *remoteTool) Doc() string  { return t.spec.Doc }
 
-// argsCannotCross is the error of a tool call whose arguments cannot be
-// sent to the host.
-func argsCannotCross(err error) error {
-	return fmt.Errorf("engine: the arguments cannot cross to the host: %w", err)
-}
-
 func (t *remoteTool) Call(ctx context.Context, args map[string]any) (any, error) {
 	body, at, err := appendToolCallAt(nil, t.spec.Name, args, t.run)
 	if err != nil {
-		return nil, t.ws.eng.ToolError(t.spec.Name, argsCannotCross(err))
+		return nil, t.ws.eng.ToolError(t.spec.Name, fmt.Errorf("engine: the arguments cannot cross to the host: %w", err))
 	}
 	ws := t.ws
 	id := ws.seq.Add(1)
@@ -490,7 +475,7 @@ func (t *remoteTool) Call(ctx context.Context, args map[string]any) (any, error)
 		delete(ws.pending, id)
 		ws.mu.Unlock()
 		if fe := frameError(ws.eng, err); fe != nil {
-			err = argsCannotCross(fe)
+			err = fmt.Errorf("engine: the arguments cannot cross to the host: %w", fe)
 		}
 		return nil, ws.eng.ToolError(t.spec.Name, err)
 	}
