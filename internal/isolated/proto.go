@@ -341,18 +341,23 @@ type toolResult struct {
 	Is    []string    `json:"is,omitempty"`
 }
 
+// badToolResult is the error of a tool result frame that does not parse.
+func badToolResult(err error) error {
+	return fmt.Errorf("engine: bad tool result from the host: %w", err)
+}
+
 // parseToolResult reads a tool result frame's body.
 func parseToolResult(eng Engine, body []byte) (any, error) {
 	if bytes.HasPrefix(body, valuePrefix) && len(body) > len(valuePrefix) {
 		v, err := tagged.Unmarshal(body[len(valuePrefix) : len(body)-1])
 		if err != nil {
-			return nil, fmt.Errorf("engine: bad tool result from the host: %w", err)
+			return nil, badToolResult(err)
 		}
 		return v, nil
 	}
 	var r toolResult
 	if err := json.Unmarshal(body, &r); err != nil {
-		return nil, fmt.Errorf("engine: bad tool result from the host: %w", err)
+		return nil, badToolResult(err)
 	}
 	if r.Error == nil {
 		return nil, nil

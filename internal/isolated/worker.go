@@ -451,10 +451,16 @@ type remoteTool struct {
 func (t *remoteTool) Name() string { return t.spec.Name }
 func (t *remoteTool) Doc() string  { return t.spec.Doc }
 
+// argsCannotCross is the error of a tool call whose arguments cannot be
+// sent to the host.
+func argsCannotCross(err error) error {
+	return fmt.Errorf("engine: the arguments cannot cross to the host: %w", err)
+}
+
 func (t *remoteTool) Call(ctx context.Context, args map[string]any) (any, error) {
 	body, at, err := appendToolCallAt(nil, t.spec.Name, args, t.run)
 	if err != nil {
-		return nil, t.ws.eng.ToolError(t.spec.Name, fmt.Errorf("engine: the arguments cannot cross to the host: %w", err))
+		return nil, t.ws.eng.ToolError(t.spec.Name, argsCannotCross(err))
 	}
 	ws := t.ws
 	id := ws.seq.Add(1)
@@ -475,7 +481,7 @@ func (t *remoteTool) Call(ctx context.Context, args map[string]any) (any, error)
 		delete(ws.pending, id)
 		ws.mu.Unlock()
 		if fe := frameError(ws.eng, err); fe != nil {
-			err = fmt.Errorf("engine: the arguments cannot cross to the host: %w", fe)
+			err = argsCannotCross(fe)
 		}
 		return nil, ws.eng.ToolError(t.spec.Name, err)
 	}
