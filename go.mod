@@ -3,6 +3,7 @@ module github.com/toolscript/toolscript
 go 1.26.8
 
 require (
+	github.com/creack/pty v1.1.24
 	github.com/google/jsonschema-go v0.4.3
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/peterh/liner v1.2.3

@@ -20,7 +20,8 @@ import (
 //
 // An interpreted string or rune literal cannot hold a newline in Go, so
 // one left open at the end of a line is complete: the compiler reports
-// it. So is any other scanning error, and a closing bracket too many.
+// it. So is any other scanning error, and a closing bracket too many
+// anywhere.
 func needsMore(src string) bool {
 	fset := token.NewFileSet()
 	file := fset.AddFile("", -1, len(src))
@@ -33,7 +34,7 @@ func needsMore(src string) bool {
 		_, tok, lit := s.Scan()
 		switch tok {
 		case token.EOF:
-			if failed || depth < 0 {
+			if failed {
 				return false
 			}
 			return depth > 0 || continues(last)
@@ -50,6 +51,9 @@ func needsMore(src string) bool {
 			depth++
 		case token.RPAREN, token.RBRACK, token.RBRACE:
 			depth--
+			if depth < 0 {
+				return false // a closer too many: more lines cannot mend it
+			}
 		}
 		last = tok
 	}

@@ -5,8 +5,13 @@
 //
 //	toolscript run [--timeout 30s] [--json] [--isolated] FILE|-
 //	toolscript describe
+//	toolscript repl [--isolated] [--timeout 30s] [--trace] [--history FILE]
 //	toolscript worker
 //	toolscript version
+//	toolscript help
+//
+// Every subcommand explains itself with -h; "toolscript help" lists the
+// exit codes.
 package main
 
 import (
@@ -25,7 +30,12 @@ var version = "dev"
 func main() {
 	// Started by the isolated runtime as a worker: serve, then exit.
 	engine.MaybeServeWorker()
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := context.Background(), func() {}
+	if len(os.Args) < 2 || os.Args[1] != "repl" {
+		// Ctrl-C cancels the command; the REPL handles it itself, to
+		// cancel one input and keep running.
+		ctx, stop = signal.NotifyContext(ctx, os.Interrupt)
+	}
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
@@ -35,11 +45,29 @@ const usage = `toolscript runs Go scripts that call tools.
 
 Usage:
   toolscript run [flags] FILE|-   run a script against the demo tools
-  toolscript describe             print the tools a script can call
+  toolscript describe [flags]     print the tools a script can call
+  toolscript repl [flags]         read and run Go statements one at a time, keeping state
   toolscript worker               (internal) serve as an isolated-runtime worker
   toolscript version              print the version
+  toolscript help                 print this text
 
-Run "toolscript run -h" for the flags of run.
+Run "toolscript COMMAND -h" for what a command does, its flags and an example.
+
+Limits: a timeout is a duration with a unit (500ms, 5s, 2m) and a count is
+a whole number; 0 keeps the engine's default (timeout 30s, 10000 tool
+calls) and "unlimited" sets none; a negative value is an error.
+
+Exit codes:
+  0    the script ran to completion (repl: every input succeeded)
+  1    the script failed: it did not compile, panicked, or returned an
+       error; os.Exit(1) (repl reading standard input: an input failed)
+  2    a usage error: an unknown command or flag, a bad flag value, a
+       missing or unreadable file, a runtime that could not start
+  124  the timeout passed
+  125  a limit was exceeded (tool calls, output, memory, ...)
+  130  interrupted by Ctrl-C (run; repl between inputs on standard input)
+  137  the isolated worker running the script died
+  N    any other code the script passed to os.Exit(N)
 `
 
 // run is the whole command; it returns the exit code.
@@ -53,15 +81,50 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return runCmd(ctx, args[1:], stdin, stdout, stderr)
 	case "describe":
 		return describeCmd(args[1:], stdout, stderr)
+	case "repl":
+		return replCmd(ctx, args[1:], stdin, stdout, stderr)
 	case "worker":
-		return workerCmd(stderr)
+		return workerCmd(args[1:], stdout, stderr)
 	case "version":
-		fmt.Fprintln(stdout, "toolscript", version)
-		return 0
+		return versionCmd(args[1:], stdout, stderr)
 	case "help", "-h", "--help":
-		fmt.Fprint(stdout, usage)
-		return 0
+		return helpCmd(ctx, args[1:], stdin, stdout, stderr)
 	}
 	fmt.Fprintf(stderr, "toolscript: unknown command %q\n\n%s", args[0], usage)
 	return 2
+}
+
+var versionHelp = subcommand{
+	name:     "version",
+	synopsis: "",
+	about:    "Prints the version of toolscript, set when it was built.",
+	examples: []string{"toolscript version"},
+}
+
+func versionCmd(args []string, stdout, stderr io.Writer) int {
+	c := &versionHelp
+	fs := c.newFlagSet()
+	pos, err := c.parse(fs, args, stdout, stderr)
+	if err != nil {
+		return exitCodeOf(err)
+	}
+	if len(pos) > 0 {
+		c.fail(stderr, "takes no arguments")
+		return exitUsage
+	}
+	fmt.Fprintln(stdout, "toolscript", version)
+	return exitOK
+}
+
+// helpCmd is "toolscript help [COMMAND]": the overview, or a command's -h.
+func helpCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" {
+		fmt.Fprint(stdout, usage)
+		return exitOK
+	}
+	if args[0] == "help" {
+		fmt.Fprint(stdout, usage)
+		return exitOK
+	}
+	return run(ctx, []string{args[0], "-h"}, stdin, stdout, stderr)
 }

@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"reflect"
 	"sort"
 	"strings"
 	"sync"
@@ -31,8 +32,9 @@ var replHelp = subcommand{
 demo tools and prints what it printed, its value and any error. The
 session keeps the state: variables, functions, types and imports declared
 by one input are there for the next (an input that fails leaves the state
-as it was). An expression (x, len(orders), customers.Get(...)) shows its
-value; a call shows its value when it has exactly one.
+as it was). An expression shows its value: x, len(orders), a call of one
+result; a call of a value and an error, such as a tool call
+(customers.Get(...)), shows the value, or the error as "err: ...".
 
 An input goes on over several lines while a parenthesis, bracket or brace
 is open, a raw string or a /* comment is not closed, or a line ends in an
@@ -228,7 +230,7 @@ func (r *repl) terminal(histFile string) int {
 			f.Close()
 		}
 	}
-	fmt.Fprintf(r.out, "toolscript %s: Go statements against the demo tools. :help for commands, Ctrl-D to exit.\n", version)
+	fmt.Fprintf(r.out, "toolscript %s: Go statements and declarations, run in one session. :help for commands, Ctrl-D to exit.\n", version)
 	var buf strings.Builder
 	for {
 		p := prompt
@@ -346,33 +348,68 @@ func (r *repl) feed(buf *strings.Builder, text string) (quit bool) {
 	return false
 }
 
-// eval runs one input and prints its value, error and trace. With
-// asExpr, an input that is one call (len(xs), customers.Get(...)) shows
-// its value: it runs as result(call), and, when that does not compile
-// because the call has no value or several, as written. The first try
-// either did not compile or failed without output or tool calls, and a
-// failed input leaves the session's state as it was: trying twice shows
-// nothing of the first try.
+// eval runs one input and prints its value, error and trace.
+//
+// With asExpr, an input that is one call shows its value, which Go's
+// statements drop: it runs first as result(call), for a call with one
+// result (len(xs), double(2)); when that does not compile, as a call of
+// a value and an error (a tool call: customers.Get(...)), whose value
+// or error it shows; when that does not compile either, as written (a
+// call of no result or of other results). A try that did not compile, or
+// failed before any output or tool call, shows nothing, and a failed
+// input leaves the session's state as it was: the next try starts from
+// the same state. fmt's and log's printing functions and print/println
+// run as written at once.
 func (r *repl) eval(code string, asExpr bool) {
-	if asExpr && isOneCall(code) {
-		res, err := r.execute("result(" + strings.TrimSpace(code) + ")")
-		var se *engine.ScriptError
-		if err != nil || !errors.As(res.Err, &se) || res.Stdout != "" || res.Stderr != "" || len(res.ToolCalls) > 0 {
-			r.report(res, err)
-			return
+	if asExpr {
+		if call := oneCall(code); call != nil && !isPrint(call) {
+			expr := strings.TrimSpace(code)
+			tries := []struct {
+				code string
+				pair bool
+			}{
+				{code: "result(" + expr + ")"},
+				{code: "result(func() [2]any { __v, __err := " + expr + "; var __e any; if __err != nil { __e = __err.Error() }; return [2]any{__v, __e} }())", pair: true},
+			}
+			for _, try := range tries {
+				res, err := r.execute(try.code)
+				var se *engine.ScriptError
+				if err != nil || !errors.As(res.Err, &se) || res.Stdout != "" || res.Stderr != "" || len(res.ToolCalls) > 0 {
+					r.report(res, err, try.pair)
+					return
+				}
+			}
 		}
 	}
-	r.report(r.execute(code))
+	res, err := r.execute(code)
+	r.report(res, err, false)
 }
 
-// isOneCall reports whether code is a single call expression.
-func isOneCall(code string) bool {
+// oneCall returns the call expression that code is, or nil.
+func oneCall(code string) *ast.CallExpr {
 	e, err := parser.ParseExpr(code)
 	if err != nil {
-		return false
+		return nil
 	}
-	_, ok := e.(*ast.CallExpr)
-	return ok
+	call, _ := e.(*ast.CallExpr)
+	return call
+}
+
+// isPrint reports whether call prints: print, println, or a Print, Fprint
+// or Fatal function of fmt or log, whose results nobody wants shown.
+func isPrint(call *ast.CallExpr) bool {
+	switch f := call.Fun.(type) {
+	case *ast.Ident:
+		return f.Name == "print" || f.Name == "println"
+	case *ast.SelectorExpr:
+		pkg, ok := f.X.(*ast.Ident)
+		if !ok || pkg.Name != "fmt" && pkg.Name != "log" {
+			return false
+		}
+		n := f.Sel.Name
+		return strings.HasPrefix(n, "Print") || strings.HasPrefix(n, "Fprint") || strings.HasPrefix(n, "Fatal") || strings.HasPrefix(n, "Panic")
+	}
+	return false
 }
 
 // errInterrupted is the cause of the context of an input cut short by
@@ -401,7 +438,10 @@ func (r *repl) execute(code string) (engine.CodeResult, error) {
 
 // report prints what an input left: the end of its output line, its
 // trace on request, its error or its value.
-func (r *repl) report(res engine.CodeResult, err error) {
+//
+// With pair, the value is the [2]any of a call's value and error
+// message (eval's second try): it shows the value, or the error.
+func (r *repl) report(res engine.CodeResult, err error, pair bool) {
 	r.out.endLine()
 	if err != nil {
 		r.failed = true
@@ -427,6 +467,15 @@ func (r *repl) report(res engine.CodeResult, err error) {
 		fmt.Fprintf(r.errw, "error: %s\n", res.Error)
 		if errors.Is(res.Err, engine.ErrSessionLost) {
 			fmt.Fprintln(r.errw, "the session's state was lost: :reset starts afresh")
+		}
+		return
+	}
+	if p, ok := res.Value.([2]any); ok && pair {
+		if p[1] == nil || !isNil(p[0]) {
+			fmt.Fprintln(r.out, formatValue(p[0]))
+		}
+		if p[1] != nil {
+			fmt.Fprintf(r.out, "err: %v\n", p[1])
 		}
 		return
 	}
@@ -549,16 +598,16 @@ func (r *repl) command(text string) (quit bool) {
 			return false
 		}
 		if r.isolated != was {
-			r.closeSession()
+			// The new session first: if it does not start, the old one
+			// goes on with its state.
+			old, oldRT := r.sess, r.closeRT
 			if err := r.openSession(); err != nil {
-				fail("%v", err)
 				r.isolated = was
-				if err := r.openSession(); err != nil {
-					fail("%v", err)
-					return true
-				}
+				fail("%v (still on the %s runtime, state kept)", err, runtimeName(was))
 				return false
 			}
+			_ = old.Close()
+			oldRT()
 			say("a new session on the %s runtime: the earlier state is dropped", runtimeName(r.isolated))
 			return false
 		}
@@ -668,4 +717,17 @@ func compactJSON(v any) string {
 		return fmt.Sprintf("%v", v)
 	}
 	return string(data)
+}
+
+// isNil reports whether v is nil or a nil map, slice, pointer, func or
+// channel (a tool's value beside its error).
+func isNil(v any) bool {
+	if v == nil {
+		return true
+	}
+	switch rv := reflect.ValueOf(v); rv.Kind() {
+	case reflect.Map, reflect.Slice, reflect.Pointer, reflect.Func, reflect.Chan, reflect.Interface:
+		return rv.IsNil()
+	}
+	return false
 }

@@ -1,0 +1,339 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/creack/pty"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolscript/toolscript/engine"
+)
+
+// cliEnv makes the test binary the toolscript command itself: the REPL's
+// terminal tests run it in a pseudo-terminal.
+const cliEnv = "TOOLSCRIPT_CMD_TEST_CLI"
+
+func init() {
+	if os.Getenv(cliEnv) == "1" {
+		main() // exits
+	}
+	// The isolated runtime's workers are this binary too.
+	engine.MaybeServeWorker()
+}
+
+// TestREPL_Scripted: standard input that is not a terminal is read as
+// inputs, one complete statement at a time, with the terminal's rules.
+func TestREPL_Scripted(t *testing.T) {
+	in := strings.Join([]string{
+		`x := 6 * 7`,
+		`x`,
+		`f := func(a int) int {`,
+		`	return a * 2`,
+		`}`,
+		`f(x)`,
+		`len("abc")`,
+		`fmt.Println("printed")`,
+		`s := ` + "`raw",
+		"string`",
+		`s`,
+		`total := 1 +`,
+		`	2`,
+		`total`,
+		`type point struct{ X, Y int }`,
+		`point{1, 2}`,
+		`:trace on`,
+		`e, _ := tools.Echo(map[string]any{"id": 1})`,
+		`:trace off`,
+		`e.(map[string]any)["id"]`,
+		`:timeout 100ms`,
+		`for {}`,
+		`x + 1`,
+		`undefinedName`,
+		`:reset`,
+		`x`,
+		`:bogus`,
+		`:quit`,
+		`"never runs"`,
+	}, "\n") + "\n"
+	code, out, errOut := runCLI(t, in, "repl")
+	assert.Equal(t, 1, code, "an input failed: status 1")
+	assert.Equal(t, strings.Join([]string{
+		"42",
+		"84",
+		"3",
+		"printed",
+		`"raw\nstring"`,
+		"3",
+		"{X:1 Y:2}",
+		"trace: on",
+		`[tool] echo {"id":1} `, // then the duration
+	}, "\n"), out[:strings.Index(out, `{"id":1} `)+len(`{"id":1} `)])
+	assert.Contains(t, out, "trace: off\n1\ntimeout: 100ms\n43\nthe session's state is dropped\n")
+	assert.NotContains(t, out, "never runs")
+	assert.Contains(t, errOut, "error: engine: timeout")
+	assert.Contains(t, errOut, "undefined: undefinedName")
+	assert.Contains(t, errOut, "undefined: x", "after :reset")
+	assert.Contains(t, errOut, "unknown command :bogus")
+}
+
+func TestREPL_ScriptedAllSucceed(t *testing.T) {
+	code, out, errOut := runCLI(t, "a := []int{1, 2, 3}\nlen(a)\n", "repl")
+	assert.Equal(t, 0, code, errOut)
+	assert.Equal(t, "3\n", out)
+	// An input left open at the end still runs: the compiler says why.
+	code, _, errOut = runCLI(t, "f := func() {\n", "repl")
+	assert.Equal(t, 1, code)
+	assert.Contains(t, errOut, "error: ")
+}
+
+// TestREPL_CallValues: a call shows its one value, a call of a value
+// and an error (a tool call) its value or its error, a call of no value
+// or of other results nothing, and a printing call only its output.
+func TestREPL_CallValues(t *testing.T) {
+	in := strings.Join([]string{
+		`tools.Echo(map[string]any{"k": "v"})`,
+		`customers.Get(map[string]any{"id": 999999})`,
+		`func pair() (int, error) { return 7, nil }`,
+		`pair()`,
+		`func three() (int, int, int) { return 1, 2, 3 }`,
+		`three()`,
+		`func none() { fmt.Println("none ran") }`,
+		`none()`,
+		`fmt.Println("once")`,
+		`len([]int{1, 2})`,
+		`(len("abc"))`,
+	}, "\n")
+	code, out, errOut := runCLI(t, in, "repl")
+	require.Equal(t, 0, code, errOut)
+	assert.Equal(t, "{\n  \"k\": \"v\"\n}\nerr: customer 999999: not found\n7\nnone ran\nonce\n2\n3\n", out)
+}
+
+func TestREPL_Commands(t *testing.T) {
+	dir := t.TempDir()
+	lib := filepath.Join(dir, "lib.gos")
+	require.NoError(t, os.WriteFile(lib, []byte("func double(x int) int { return 2 * x }\nfactor := 21\n"), 0o600))
+	in := strings.Join([]string{
+		":help", ":tools", ":describe math_ops", ":describe slug", ":describe no such thing",
+		":load " + lib, "double(factor)", ":load", ":timeout 5", ":timeout unlimited", ":trace maybe",
+	}, "\n")
+	code, out, errOut := runCLI(t, in, "repl")
+	assert.Equal(t, 1, code)
+	assert.Contains(t, out, ":isolated on|off")
+	assert.Contains(t, out, "customers.Get")
+	assert.Contains(t, out, "Get one customer")
+	assert.Contains(t, out, "func Multiply(")
+	assert.Contains(t, out, "func Slugify(")
+	assert.NotContains(t, out, "func Get(", ":describe WORDS picks the matching tools")
+	assert.Contains(t, out, "\n42\n")
+	assert.Contains(t, out, "timeout: unlimited")
+	assert.Contains(t, errOut, `no package is named "no such thing"`)
+	assert.Contains(t, errOut, ":load needs a FILE")
+	assert.Contains(t, errOut, "use a unit, such as 5s")
+	assert.Contains(t, errOut, `:trace takes on or off, not "maybe"`)
+}
+
+func TestREPL_Isolated(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts worker processes")
+	}
+	in := "x := 1\n:isolated on\nx\ny := 2\ny\n:isolated off\ny\n"
+	code, out, errOut := runCLI(t, in, "repl")
+	assert.Equal(t, 1, code)
+	assert.Contains(t, out, "a new session on the isolated (worker process) runtime: the earlier state is dropped\n2\n")
+	assert.Contains(t, out, "a new session on the in-process runtime")
+	assert.Contains(t, errOut, "undefined: x")
+	assert.Contains(t, errOut, "undefined: y")
+}
+
+func TestREPL_Arguments(t *testing.T) {
+	code, _, errOut := runCLI(t, "", "repl", "file.gos")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut, "takes no arguments")
+}
+
+// terminal is a REPL process on a pseudo-terminal.
+type terminal struct {
+	t    *testing.T
+	cmd  *exec.Cmd
+	pty  *os.File
+	mu   sync.Mutex
+	out  []byte
+	seen int // out[:seen] was matched by expect
+	more chan struct{}
+	done chan struct{} // closed when the output ends
+}
+
+// wait bounds every expectation: far above the milliseconds each takes,
+// so that a loaded machine does not fail the test.
+const wait = 30 * time.Second
+
+func startTerminal(t *testing.T, history string) *terminal {
+	t.Helper()
+	exe, err := os.Executable()
+	require.NoError(t, err)
+	cmd := exec.Command(exe, "repl", "--history", history)
+	cmd.Env = append(os.Environ(), cliEnv+"=1", "TERM=xterm")
+	f, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 40, Cols: 200})
+	require.NoError(t, err)
+	tm := &terminal{t: t, cmd: cmd, pty: f, more: make(chan struct{}, 1), done: make(chan struct{})}
+	go func() {
+		defer close(tm.done)
+		buf := make([]byte, 4096)
+		for {
+			n, err := f.Read(buf)
+			tm.mu.Lock()
+			tm.out = append(tm.out, buf[:n]...)
+			tm.mu.Unlock()
+			select {
+			case tm.more <- struct{}{}:
+			default:
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+		f.Close()
+	})
+	return tm
+}
+
+// expect waits until s appears in the output after what earlier
+// expectations matched, and moves past it.
+func (tm *terminal) expect(s string) {
+	tm.t.Helper()
+	deadline := time.After(wait)
+	for {
+		tm.mu.Lock()
+		i := bytes.Index(tm.out[tm.seen:], []byte(s))
+		if i >= 0 {
+			tm.seen += i + len(s)
+		}
+		out := string(tm.out)
+		tm.mu.Unlock()
+		if i >= 0 {
+			return
+		}
+		select {
+		case <-tm.more:
+		case <-tm.done:
+			tm.t.Fatalf("the REPL's output ended without %q; output:\n%q", s, out)
+		case <-deadline:
+			tm.t.Fatalf("no %q within %s; output:\n%q", s, wait, out)
+		}
+	}
+}
+
+func (tm *terminal) send(s string) {
+	tm.t.Helper()
+	_, err := tm.pty.Write([]byte(s))
+	require.NoError(tm.t, err)
+}
+
+// exitCode waits for the process to end and returns its status.
+func (tm *terminal) exitCode() int {
+	tm.t.Helper()
+	ended := make(chan error, 1)
+	go func() { ended <- tm.cmd.Wait() }()
+	select {
+	case err := <-ended:
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			return ee.ExitCode()
+		}
+		require.NoError(tm.t, err)
+		return 0
+	case <-time.After(wait):
+		tm.t.Fatalf("the REPL did not exit within %s", wait)
+		return -1
+	}
+}
+
+// The prompts as the terminal shows them. Values end their line with
+// "\r\n" (the terminal's output processing), which escape sequences of
+// the line editor never do.
+const (
+	promptOut   = "ts> "
+	continueOut = "... "
+)
+
+// TestREPL_Terminal runs the REPL on a pseudo-terminal: multi-line input,
+// an expression's value, Ctrl-C during a running input (back at the
+// prompt at once, the state kept), Ctrl-C at the prompt (the line
+// cleared), Ctrl-D (status 0), and the history recalled with the up
+// arrow by a second REPL process.
+func TestREPL_Terminal(t *testing.T) {
+	history := filepath.Join(t.TempDir(), "state", "history")
+
+	tm := startTerminal(t, history)
+	tm.expect(promptOut)
+	tm.send("f := func(a int) int {\r")
+	tm.expect(continueOut)
+	tm.send("return a * 2\r")
+	tm.expect(continueOut)
+	tm.send("}\r")
+	tm.expect(promptOut)
+	tm.send("f(21)\r")
+	tm.expect("\r\n42\r\n")
+	tm.expect(promptOut)
+
+	// Ctrl-C while an input runs cancels it, and only it.
+	tm.send("x := 41\r")
+	tm.expect(promptOut)
+	tm.send("fmt.Println(\"spin\" + \"ning\"); for {}\r")
+	tm.expect("spinning\r\n") // it runs: the terminal is out of the line editor
+	start := time.Now()
+	tm.send("\x03")
+	tm.expect("interrupted")
+	tm.expect(promptOut)
+	elapsed := time.Since(start)
+	assert.Less(t, elapsed, time.Second, "back at the prompt within a second of Ctrl-C")
+	tm.send("x + 1\r")
+	tm.expect("\r\n42\r\n")
+	tm.expect(promptOut)
+
+	// Ctrl-C at the prompt clears the line.
+	tm.send("garbage")
+	tm.expect("garbage")
+	tm.send("\x03")
+	tm.expect("^C")
+	tm.expect(promptOut)
+	tm.send("x\r")
+	tm.expect("\r\n41\r\n")
+	tm.expect(promptOut)
+
+	tm.send("\"hist\" + \"ory\"\r")
+	tm.expect("\r\n\"history\"\r\n")
+	tm.expect(promptOut)
+
+	// Ctrl-D exits with status 0.
+	tm.send("\x04")
+	assert.Equal(t, 0, tm.exitCode())
+
+	data, err := os.ReadFile(history)
+	require.NoError(t, err)
+	assert.Equal(t, "f := func(a int) int {\nreturn a * 2\n}\nf(21)\nx := 41\nfmt.Println(\"spin\" + \"ning\"); for {}\nx + 1\nx\n\"hist\" + \"ory\"\n", string(data))
+
+	// A second REPL process recalls the history with the up arrow.
+	tm2 := startTerminal(t, history)
+	tm2.expect(promptOut)
+	tm2.send("\x1b[A")
+	tm2.expect(`"hist" + "ory"`)
+	tm2.send("\r")
+	tm2.expect("\r\n\"history\"\r\n")
+	tm2.expect(promptOut)
+	tm2.send("\x04")
+	assert.Equal(t, 0, tm2.exitCode())
+}
