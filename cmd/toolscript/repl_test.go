@@ -300,6 +300,7 @@ func TestREPL_Terminal(t *testing.T) {
 	tm.expect(promptOut)
 	elapsed := time.Since(start)
 	assert.Less(t, elapsed, time.Second, "back at the prompt within a second of Ctrl-C")
+	t.Logf("from Ctrl-C to the prompt: %s", elapsed)
 	tm.send("x + 1\r")
 	tm.expect("\r\n42\r\n")
 	tm.expect(promptOut)
@@ -336,4 +337,17 @@ func TestREPL_Terminal(t *testing.T) {
 	tm2.expect(promptOut)
 	tm2.send("\x04")
 	assert.Equal(t, 0, tm2.exitCode())
+}
+
+func TestDefaultHistoryFile(t *testing.T) {
+	t.Setenv(historyEnv, "/x/h")
+	assert.Equal(t, "/x/h", defaultHistoryFile())
+	t.Setenv(historyEnv, "")
+	assert.Equal(t, "", defaultHistoryFile(), "empty: no history")
+	require.NoError(t, os.Unsetenv(historyEnv))
+	t.Setenv("XDG_STATE_HOME", "/state")
+	assert.Equal(t, "/state/toolscript/history", defaultHistoryFile())
+	t.Setenv("XDG_STATE_HOME", "")
+	t.Setenv("XDG_CACHE_HOME", "/cache")
+	assert.Equal(t, "/cache/toolscript/history", defaultHistoryFile())
 }
