@@ -24,7 +24,6 @@
 //   - results.go: result(v) records its position; the result function.
 //   - builtins.go: min, max and clear, which the interpreter lacks.
 //   - switches.go: switches on an interface value with literal cases.
-//   - commaok.go: v, ok := x.(T) gives v the zero value when it fails.
 //   - goroutines.go: go statements run under the host's goroutine guard.
 //   - reserved.go, readonly.go, nesting.go: the checks that refuse
 //     reserved names, assignments to read-only package variables and

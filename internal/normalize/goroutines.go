@@ -25,9 +25,8 @@ import (
 //
 // which evaluates the function value and the arguments at the go
 // statement, in the goroutine that executes it, as Go does: a later
-// assignment to f or a does not change the call. (x.f as a method value
-// should bind x too; the interpreter's method values bind the variable
-// instead, a gap scripts/testdata/norm_go_method_value.gos pins.)
+// assignment to f or a does not change the call (x.f as a method value
+// binds x there too: scripts/testdata/norm_go_method_value.gos).
 // Literal arguments are left in place, and so is a function that cannot
 // change or cannot be a value: a builtin, a function the file declares
 // (perhaps generic), a function of an imported package whose name the

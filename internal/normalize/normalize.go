@@ -217,9 +217,6 @@ func (p *Program) rewrites(src string, fset *token.FileSet, file *ast.File) []ed
 	if mentions(src, "switch") {
 		edits = append(edits, rewriteSwitches(fset, file)...)
 	}
-	if strings.Contains(src, ".(") {
-		edits = append(edits, rewriteCommaOk(src, fset, file)...)
-	}
 	if mentions(src, "result") {
 		edits = append(edits, rewriteResults(fset, file)...)
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -1262,5 +1263,145 @@ func TestSessionFuncValues(t *testing.T) {
 	it.SetMaxCallDepth(10)
 	if err := sessionRun(t, it, "; r(50)"); err == nil || depth != 1 {
 		t.Errorf("SetMaxCallDepth(10): %v, depth hook called %d times", err, depth)
+	}
+}
+
+// runOutput runs the program src and returns what it printed; a compile
+// error or a panic fails the test.
+func runOutput(t *testing.T, src string) string {
+	t.Helper()
+	var out bytes.Buffer
+	it := New(Options{Stdout: &out, Stderr: io.Discard})
+	if err := it.Use(stdlib.Symbols); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := it.Eval(src); err != nil {
+		t.Fatalf("%s\n: %v", src, err)
+	}
+	return out.String()
+}
+
+// goMain is a program whose main is body, with the imports a test body
+// uses and the types it names: for each, want is what go run prints.
+func goMain(decls, body string) string {
+	return "package main\nimport (\"errors\"; \"fmt\")\nvar _ = errors.New\n" +
+		decls + "\nfunc main() {\n" + body + "\n}"
+}
+
+// TestNilDereference checks patch 55: *p of a nil pointer to a basic
+// type panics with Go's nil dereference run-time error, however the value
+// is used (upstream left an invalid value that a later use panicked on in
+// reflect, or read as zero).
+func TestNilDereference(t *testing.T) {
+	for _, body := range []string{
+		`var p *int; fmt.Println(*p)`,
+		`var p *int; x := *p; fmt.Println(x)`,
+		`var p *int; fmt.Println(*p + 1)`,
+		`var p *string; s := *p; fmt.Println(len(s))`,
+		`var p *bool; if *p { fmt.Println("t") }`,
+		`var p *float64; fmt.Println(*p * 2)`,
+		`var p **int; fmt.Println(**p)`,
+		`var p *[]int; fmt.Println(len(*p))`,
+		`var p *struct{ A int }; v := *p; fmt.Println(v)`,
+	} {
+		p := runPanic(t, goMain("", body))
+		re, ok := p.Value.(*RuntimeError)
+		if !ok || re.Kind != KindNilDereference {
+			t.Errorf("%s: panic %T %v, want the nil dereference run-time error", body, p.Value, p.Value)
+		}
+	}
+}
+
+// TestMethodValueBindsReceiver checks patch 56: a method value evaluates
+// its receiver, and copies a value receiver, when it is evaluated.
+func TestMethodValueBindsReceiver(t *testing.T) {
+	decls := `type A struct{ n string }
+func (a *A) get() string { return "get " + a.n }
+func (a A) label() string { return "label " + a.n }`
+	tests := []struct{ body, want string }{
+		{`a := &A{"first"}; f := a.get; a = &A{"second"}; fmt.Println(f())`, "get first"},
+		{`a := A{"value"}; f := a.label; a.n = "changed"; fmt.Println(f())`, "label value"},
+		{`a := &A{"ptr"}; f := a.label; a.n = "changed"; fmt.Println(f())`, "label ptr"},
+		{`a := A{"addr"}; f := a.get; a.n = "seen"; fmt.Println(f())`, "get seen"},
+		{`var fs []func() string; for _, n := range []string{"a", "b"} { a := A{n}; fs = append(fs, a.label) }; fmt.Println(fs[0](), fs[1]())`, "label a label b"},
+		{`a := A{"d"}; defer fmt.Println("deferred"); defer a.label(); a.n = "x"; fmt.Println(a.n)`, "x\ndeferred"},
+	}
+	for _, tt := range tests {
+		if got := runOutput(t, goMain(decls, tt.body)); got != tt.want+"\n" {
+			t.Errorf("%s: got %q, want %q", tt.body, got, tt.want)
+		}
+	}
+	p := runPanic(t, goMain(decls, `var a *A; f := a.label; fmt.Println("not reached"); _ = f`))
+	if re, ok := p.Value.(*RuntimeError); !ok || re.Kind != KindNilDereference {
+		t.Errorf("a value method of a nil pointer: panic %T %v, want a nil dereference", p.Value, p.Value)
+	}
+}
+
+// TestFailedAssertionZero checks patch 57: v, ok := x.(T) (and v, ok =
+// x.(T)) gives v T's zero value when the assertion fails, in a loop, an
+// if or a switch init, whatever the operand's type.
+func TestFailedAssertionZero(t *testing.T) {
+	decls := `type E struct{}
+func (E) Error() string { return "e" }
+var vals = []any{1, "a", E{}, 2.5}`
+	tests := []struct{ body, want string }{
+		{`for _, x := range vals { if v, ok := x.(int); !ok { fmt.Print(v, " ") } }`, "0 0 0 "},
+		{`for _, x := range vals { switch s, ok := x.(string); { case !ok: fmt.Printf("%q ", s) } }`, `"" "" "" `},
+		{`var v int; var ok bool; for _, x := range vals { v, ok = x.(int); fmt.Print(v, ok, " ") }`, "1 true 0 false 0 false 0 false "},
+		{`for _, x := range vals { v, _ := x.(float64); fmt.Print(v, " ") }`, "0 0 0 2.5 "},
+		{`for _, x := range vals { e, ok := x.(error); fmt.Print(e == nil, ok, " ") }`, "true false true false false true true false "},
+		{`var errs = []error{E{}, errors.New("x")}; for _, err := range errs { e, ok := err.(E); fmt.Print(e == E{}, ok, " ") }`, "true true true false "},
+		{`var st fmt.Stringer; var ok bool; for _, x := range vals { st, ok = x.(fmt.Stringer); fmt.Print(st == nil, ok, " ") }`, "true false true false true false true false "},
+	}
+	for _, tt := range tests {
+		if got := runOutput(t, goMain(decls, tt.body)); got != tt.want+"\n" && got != tt.want {
+			t.Errorf("%s: got %q, want %q", tt.body, got, tt.want)
+		}
+	}
+}
+
+// TestRecoverValue checks patches 58 and 59: recover returns the value
+// the script panicked with (type assertions on it match), and panic(nil)
+// panics with a *runtime.PanicNilError, as Go 1.21 and later.
+func TestRecoverValue(t *testing.T) {
+	decls := `type E struct{ code int }
+func (e E) Error() string { return fmt.Sprint("E", e.code) }
+func try(f func()) {
+	defer func() {
+		r := recover()
+		_, isE := r.(E)
+		_, isPE := r.(*E)
+		if !isE && !isPE { // the interpreter's names of script types are not Go's
+			fmt.Printf("%T %v", r, r)
+		}
+		if s, ok := r.(string); ok { fmt.Print(" string ", s) }
+		if e, ok := r.(E); ok { fmt.Print(" E ", e.code) }
+		if _, ok := r.(runtime.Error); ok { fmt.Print(" runtime.Error") }
+		fmt.Println()
+	}()
+	f()
+}`
+	tests := []struct{ body, want string }{
+		{`try(func() { panic("boom") })`, "string boom string boom"},
+		{`try(func() { panic(fmt.Sprint(4, 2)) })`, "string 4 2 string 4 2"},
+		{`try(func() { panic(42) })`, "int 42"},
+		{`try(func() { panic(E{3}) })`, "main.E E3 E 3"[len("main.E E3"):]},
+		{`try(func() { panic(errors.New("bad")) })`, "*errors.errorString bad"},
+		{`try(func() { panic(nil) })`, "*runtime.PanicNilError panic called with nil argument runtime.Error"},
+		{`try(func() { var err error; panic(err) })`, "*runtime.PanicNilError panic called with nil argument runtime.Error"},
+		{`try(func() { var x any; panic(x) })`, "*runtime.PanicNilError panic called with nil argument runtime.Error"},
+		{`try(func() { var p *E; panic(p) })`, ""},
+	}
+	for _, tt := range tests {
+		src := strings.Replace(goMain(decls, tt.body), `"fmt")`, `"fmt"; "runtime")`, 1)
+		if got := runOutput(t, src); got != tt.want+"\n" {
+			t.Errorf("%s: got %q, want %q", tt.body, got, tt.want)
+		}
+	}
+	p := runPanic(t, goMain("", `panic(nil)`))
+	if err, ok := p.Value.(reflect.Value).Interface().(*runtime.PanicNilError); !ok {
+		t.Errorf("panic(nil) not recovered: %T %v, want a *runtime.PanicNilError", p.Value, p.Value)
+	} else if err.Error() != "panic called with nil argument" {
+		t.Errorf("panic(nil): %q", err.Error())
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"go/constant"
 	"reflect"
 	"regexp"
+	"runtime" // toolscript patch 59
 	"strings"
 	"unsafe" // toolscript patch 16
 )
@@ -383,6 +384,16 @@ func typeAssert(n *node, withResult, withOk bool) {
 		setStatus = n.anc.child[1].ident != "_" // do not assign status to "_"
 	}
 
+	// toolscript patch 57: v, ok := x.(T) gives v T's zero value when
+	// the assertion fails (upstream left v as it was: a loop kept the
+	// previous iteration's value).
+	clearFailed := withResult && withOk
+	clearResult := func(f *frame, ok bool) {
+		if v := value0(f); !ok && v.CanSet() {
+			v.SetZero()
+		}
+	}
+
 	typ := c1.typ // type to assert or convert to
 	typID := typ.id()
 	rtype := typ.refType(nil) // type to assert
@@ -401,6 +412,9 @@ func typeAssert(n *node, withResult, withOk bool) {
 				defer func() {
 					value1(f).SetBool(ok)
 				}()
+			}
+			if clearFailed { // toolscript patch 57
+				defer func() { clearResult(f, ok) }()
 			}
 			if !ok {
 				if !withOk {
@@ -481,6 +495,9 @@ func typeAssert(n *node, withResult, withOk bool) {
 					value1(f).SetBool(ok)
 				}()
 			}
+			if clearFailed { // toolscript patch 57
+				defer func() { clearResult(f, ok) }()
+			}
 			if ok && val.node.typ.cat != valueT {
 				m0 := val.node.typ.methods()
 				m1 := typ.methods()
@@ -546,6 +563,9 @@ func typeAssert(n *node, withResult, withOk bool) {
 					value1(f).SetBool(ok)
 				}()
 			}
+			if clearFailed { // toolscript patch 57
+				defer func() { clearResult(f, ok) }()
+			}
 			val := value(f)
 			concrete := val.Interface()
 			ctyp := reflect.TypeOf(concrete)
@@ -585,6 +605,9 @@ func typeAssert(n *node, withResult, withOk bool) {
 					value1(f).SetBool(ok)
 				}()
 			}
+			if clearFailed { // toolscript patch 57
+				defer func() { clearResult(f, ok) }()
+			}
 			if !ok {
 				if !withOk {
 					panic(&TypeAssertionError{Interface: inter, Asserted: asserted}) // toolscript patch 35
@@ -621,6 +644,9 @@ func typeAssert(n *node, withResult, withOk bool) {
 				defer func() {
 					value1(f).SetBool(ok)
 				}()
+			}
+			if clearFailed { // toolscript patch 57
+				defer func() { clearResult(f, ok) }()
 			}
 			if !ok || !v.value.IsValid() {
 				ok = false
@@ -939,6 +965,9 @@ func deref(n *node) {
 		fnext := getExec(n.fnext)
 		n.exec = func(f *frame) bltn {
 			r := value(f).Elem()
+			if !r.IsValid() { // toolscript patch 55
+				panic(&RuntimeError{Kind: KindNilDereference})
+			}
 			if r.Bool() {
 				getFrame(f, l).data[i] = r
 				return tnext
@@ -947,7 +976,14 @@ func deref(n *node) {
 		}
 	} else {
 		n.exec = func(f *frame) bltn {
-			getFrame(f, l).data[i] = value(f).Elem()
+			r := value(f).Elem()
+			if !r.IsValid() {
+				// toolscript patch 55: *p of a nil pointer is Go's nil
+				// dereference (the zero reflect.Value made the next
+				// use panic inside reflect, or read as a zero value).
+				panic(&RuntimeError{Kind: KindNilDereference})
+			}
+			getFrame(f, l).data[i] = r
 			return tnext
 		}
 	}
@@ -1014,22 +1050,74 @@ func _recover(n *node) {
 			return tnext
 		}
 
+		// toolscript patch 58: the value the script passed to panic, not
+		// the reflect.Value the interpreter panics with (a type
+		// assertion or a type switch on recover()'s value never matched,
+		// and %T printed reflect.Value).
+		rec := recoveredValue(f.anc.recovered)
 		if isEmptyInterface(n.typ) {
-			dest(f).Set(reflect.ValueOf(f.anc.recovered))
+			dest(f).Set(reflect.ValueOf(&rec).Elem())
 		} else {
-			dest(f).Set(reflect.ValueOf(valueInterface{n, reflect.ValueOf(f.anc.recovered)}))
+			dest(f).Set(reflect.ValueOf(valueInterface{n, reflect.ValueOf(rec)}))
 		}
 		f.anc.recovered = nil
 		return tnext
 	}
 }
 
+// recoveredValue returns the value a script's panic was called with,
+// from the reflect.Value the interpreter panicked with; another panic
+// value (a run-time error, a native function's) is returned as it is
+// (toolscript patch 58).
+func recoveredValue(r interface{}) interface{} {
+	rv, ok := r.(reflect.Value)
+	if !ok {
+		return r
+	}
+	for rv.IsValid() && rv.Kind() == reflect.Interface {
+		rv = rv.Elem()
+	}
+	if !rv.IsValid() || !rv.CanInterface() {
+		return nil
+	}
+	return rv.Interface()
+}
+
+// errPanicNil is what panic(nil) panics with, as in Go 1.21 and later.
+var errPanicNil = reflect.ValueOf(&runtime.PanicNilError{})
+
 func _panic(n *node) {
 	value := genValue(n.child[1])
 
 	n.exec = func(f *frame) bltn {
-		panic(value(f))
+		v := value(f)
+		// toolscript patch 59: panic with a nil interface value panics
+		// with a *runtime.PanicNilError, as Go does since 1.21 (the
+		// script recovered nil, and an unrecovered one read "panic:
+		// <nil>").
+		if isNilPanic(v) {
+			panic(errPanicNil)
+		}
+		panic(v)
 	}
+}
+
+// isNilPanic tells whether v, the argument of panic, is a nil interface
+// value (toolscript patch 59).
+func isNilPanic(v reflect.Value) bool {
+	for v.IsValid() && v.Kind() == reflect.Interface {
+		if v.IsNil() {
+			return true
+		}
+		v = v.Elem()
+	}
+	if !v.IsValid() {
+		return true
+	}
+	if vi, ok := v.Interface().(valueInterface); ok {
+		return vi.node == nil || !vi.value.IsValid() || isNilPanic(vi.value)
+	}
+	return false
 }
 
 func genBuiltinDeferWrapper(n *node, in, out []func(*frame) reflect.Value, fn func([]reflect.Value) []reflect.Value) {
@@ -1101,6 +1189,16 @@ func genFunctionWrapper(n *node) func(*frame) reflect.Value {
 			return v
 		}
 
+		// toolscript patch 56: the receiver is evaluated, and a value
+		// receiver copied, when the method value is (upstream read the
+		// receiver's variable at each call: f := acc.m; acc = other; f()
+		// called other's method, and a go x.m() raced with a later
+		// assignment of x).
+		var bound reflect.Value
+		if rcvr != nil {
+			bound = boundReceiver(rcvr(f), def.types[numRet])
+		}
+
 		return reflect.MakeFunc(funcType, func(in []reflect.Value) []reflect.Value {
 			// Allocate and init local frame. All values to be settable and addressable.
 			fr := newFrame(f, len(def.types), def.interp.callID(f)) // toolscript patch 47
@@ -1113,24 +1211,7 @@ func genFunctionWrapper(n *node) func(*frame) reflect.Value {
 				d = d[numRet:]
 			} else {
 				// Copy method receiver as first argument.
-				src, dest := rcvr(f), d[numRet]
-				sk, dk := src.Kind(), dest.Kind()
-				for {
-					vs, ok := src.Interface().(valueInterface)
-					if !ok {
-						break
-					}
-					src = vs.value
-					sk = src.Kind()
-				}
-				switch {
-				case sk == reflect.Ptr && dk != reflect.Ptr:
-					dest.Set(src.Elem())
-				case sk != reflect.Ptr && dk == reflect.Ptr:
-					dest.Set(src.Addr())
-				default:
-					dest.Set(src)
-				}
+				d[numRet].Set(bound) // toolscript patch 56
 				d = d[numRet+1:]
 			}
 
@@ -1160,6 +1241,32 @@ func genFunctionWrapper(n *node) func(*frame) reflect.Value {
 			return fr.data[:numRet]
 		})
 	}
+}
+
+// boundReceiver returns the receiver a method value binds, evaluated now
+// as Go evaluates it: src with its valueInterface wrappers removed, its
+// address for a pointer receiver of an addressable value, a copy of the
+// value for a value receiver (dereferencing a pointer, which must not be
+// nil) (toolscript patch 56).
+func boundReceiver(src reflect.Value, dest reflect.Type) reflect.Value {
+	for {
+		vs, ok := src.Interface().(valueInterface)
+		if !ok {
+			break
+		}
+		src = vs.value
+	}
+	sk, dk := src.Kind(), dest.Kind()
+	switch {
+	case sk == reflect.Ptr && dk != reflect.Ptr:
+		if src.IsNil() {
+			panic(&RuntimeError{Kind: KindNilDereference})
+		}
+		src = src.Elem()
+	case sk != reflect.Ptr && dk == reflect.Ptr:
+		return src.Addr()
+	}
+	return argNow(src)
 }
 
 func genInterfaceWrapper(n *node, typ reflect.Type) func(*frame) reflect.Value {
