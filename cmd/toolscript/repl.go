@@ -90,17 +90,30 @@ func replCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, os.Interrupt)
-	defer signal.Stop(sig)
 	idle := make(chan struct{}, 1) // an interrupt while no input runs
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
 	go func() {
-		for range sig {
-			if !r.interrupt() {
-				select {
-				case idle <- struct{}{}:
-				default:
+		defer wg.Done()
+		for {
+			select {
+			case <-sig:
+				if !r.interrupt() {
+					select {
+					case idle <- struct{}{}:
+					default:
+					}
 				}
+			case <-done:
+				return
 			}
 		}
+	}()
+	defer func() {
+		signal.Stop(sig)
+		close(done)
+		wg.Wait()
 	}()
 
 	if f, ok := stdin.(*os.File); ok && f == os.Stdin && stdout == os.Stdout && isTerminal() {
@@ -114,7 +127,7 @@ func replCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		}
 		return r.terminal(histFile)
 	}
-	return r.scripted(stdin, idle)
+	return r.scripted(stdin, idle, done)
 }
 
 // isTerminal reports whether standard input is a terminal.
@@ -286,7 +299,11 @@ func saveHistory(line *liner.State, file string) error {
 }
 
 // scripted is the loop on an input that is not a terminal.
-func (r *repl) scripted(stdin io.Reader, idle <-chan struct{}) int {
+//
+// A goroutine reads the lines, so that an interrupt between inputs is
+// seen while it waits; once the REPL is done (done closed) it stops at
+// its next line. A read blocked on stdin ends with the process.
+func (r *repl) scripted(stdin io.Reader, idle, done <-chan struct{}) int {
 	lines := make(chan string)
 	go func() {
 		defer close(lines)
@@ -294,7 +311,11 @@ func (r *repl) scripted(stdin io.Reader, idle <-chan struct{}) int {
 		for {
 			s, err := br.ReadString('\n')
 			if s != "" {
-				lines <- strings.TrimSuffix(strings.TrimSuffix(s, "\n"), "\r")
+				select {
+				case lines <- strings.TrimSuffix(strings.TrimSuffix(s, "\n"), "\r"):
+				case <-done:
+					return
+				}
 			}
 			if err != nil {
 				return

@@ -14,6 +14,7 @@ import (
 	"github.com/creack/pty"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"go.uber.org/goleak"
 
 	"github.com/toolscript/toolscript/engine"
 )
@@ -33,6 +34,7 @@ func init() {
 // TestREPL_Scripted: standard input that is not a terminal is read as
 // inputs, one complete statement at a time, with the terminal's rules.
 func TestREPL_Scripted(t *testing.T) {
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 	in := strings.Join([]string{
 		`x := 6 * 7`,
 		`x`,
