@@ -158,6 +158,8 @@ type Client struct {
 
 // conn is one session with the server.
 type conn struct {
+	ctx     context.Context // cancelled when the session is being closed
+	cancel  context.CancelFunc
 	cs      *sdk.ClientSession
 	proc    *process      // stdio only
 	tripped *atomic.Bool  // a message was over the bound
@@ -263,7 +265,9 @@ func (c *Client) CallTool(ctx context.Context, upstream string, args map[string]
 		if err != nil {
 			return nil, fmt.Errorf("tool %q: %w", upstream, err)
 		}
-		res, err := cn.cs.CallTool(ctx, &sdk.CallToolParams{Name: upstream, Arguments: json.RawMessage(raw)})
+		callCtx, stop := cn.bind(ctx)
+		res, err := cn.cs.CallTool(callCtx, &sdk.CallToolParams{Name: upstream, Arguments: json.RawMessage(raw)})
+		stop()
 		if err == nil {
 			v, err := Value(res)
 			var te *ToolError
@@ -275,6 +279,12 @@ func (c *Client) CallTool(ctx context.Context, upstream string, args map[string]
 		if ctx.Err() != nil {
 			return nil, fmt.Errorf("mcp: server %q: tool %q: no answer: %w", c.name, upstream, ctx.Err())
 		}
+		if cn.ctx.Err() != nil { // the session was ended under the call
+			if c.isClosed() {
+				return nil, fmt.Errorf("mcp: server %q: tool %q: %w", c.name, upstream, ErrClosed)
+			}
+			return nil, fmt.Errorf("mcp: server %q: tool %q: %w: the connection was dropped during the call; the next call reconnects", c.name, upstream, ErrConnection)
+		}
 		var werr *jsonrpc.Error
 		if errors.As(err, &werr) && werr.Code != -32003 && werr.Code != -32004 { // not client/server closing
 			return nil, fmt.Errorf("mcp: server %q: tool %q: %w", c.name, upstream, err)
@@ -283,9 +293,30 @@ func (c *Client) CallTool(ctx context.Context, upstream string, args map[string]
 			c.closeConn(cn)
 			continue
 		}
+		if c.isClosed() { // Close ended the session under the call
+			return nil, fmt.Errorf("mcp: server %q: tool %q: %w", c.name, upstream, ErrClosed)
+		}
 		e := c.connErr(fmt.Sprintf("calling tool %q", upstream), err, cn)
 		c.closeConn(cn)
 		return nil, e
+	}
+}
+
+func (c *Client) isClosed() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.closed
+}
+
+// bind returns ctx, also cancelled when the session is closed, so that
+// closing a session ends the calls in progress on it (the SDK's Close
+// waits for them).
+func (cn *conn) bind(ctx context.Context) (context.Context, func()) {
+	ctx, cancel := context.WithCancel(ctx)
+	stop := context.AfterFunc(cn.ctx, cancel)
+	return ctx, func() {
+		stop()
+		cancel()
 	}
 }
 
@@ -390,6 +421,7 @@ func (c *Client) dial(ctx context.Context) (*conn, error) {
 	ctx, cancel := context.WithTimeout(ctx, c.opts.ConnectTimeout)
 	defer cancel()
 	cn := &conn{tripped: new(atomic.Bool), ended: make(chan struct{}), waited: make(chan struct{})}
+	cn.ctx, cn.cancel = context.WithCancel(context.Background())
 	var t sdk.Transport
 	switch c.cfg.Type {
 	case TypeHTTP:
@@ -434,6 +466,7 @@ func (c *Client) closeConn(cn *conn) {
 		c.conn = nil
 	}
 	c.mu.Unlock()
+	cn.cancel() // end the calls in progress: the SDK's Close waits for them
 	if cn.cs != nil {
 		_ = cn.cs.Close()
 		<-cn.waited
@@ -528,6 +561,8 @@ func (c *Client) sync(ctx context.Context) error {
 // list lists the server's tools and maps them to method names, leaving out
 // (with a problem each) the tools the registry would refuse.
 func (c *Client) list(ctx context.Context, cn *conn) ([]Tool, []error, error) {
+	ctx, stop := cn.bind(ctx)
+	defer stop()
 	var raw []*sdk.Tool
 	for t, err := range cn.cs.Tools(ctx, nil) {
 		if err != nil {

@@ -372,3 +372,31 @@ func TestValue(t *testing.T) {
 	assert.ErrorContains(t, err, "failed without a message")
 	assert.True(t, strings.HasPrefix(err.Error(), "mcp: "))
 }
+
+// TestClient_CloseDuringCall: a call in progress when Close is called
+// returns ErrClosed at once.
+func TestClient_CloseDuringCall(t *testing.T) {
+	transports(t, mcp.Options{}, func(t *testing.T, c *mcp.Client) {
+		ctx := ctxT(t)
+		errc := make(chan error, 1)
+		go func() {
+			_, err := c.CallTool(ctx, "slow", map[string]any{"ms": 3_600_000})
+			errc <- err
+		}()
+		// Calls on one connection are concurrent: the slow one is sent
+		// once this one is answered, or soon after.
+		_, err := c.CallTool(ctx, "echo", map[string]any{"text": "x"})
+		require.NoError(t, err)
+		start := time.Now()
+		require.NoError(t, c.Close())
+		// Over HTTP the SDK may wait up to its 5s bound to deliver the
+		// cancellation of the call in progress.
+		assert.Less(t, time.Since(start), 20*time.Second)
+		select {
+		case err := <-errc:
+			require.ErrorIs(t, err, mcp.ErrClosed)
+		case <-time.After(30 * time.Second):
+			t.Fatal("the call did not end with Close")
+		}
+	})
+}

@@ -80,5 +80,5 @@ func ExampleParseConfig() {
 	// Output:
 	// files: stdio npx
 	// weather: http https://example.com/mcp
-	// mcp: config: server "files": arg: invalid MCP configuration: unknown field (known: type, command, args, env, cwd, url, headers, disabled)
+	// mcp: config: server "files": arg: invalid MCP configuration: unknown field (known: type, command, args, env, cwd, url, headers, disabled, permissions)
 }

@@ -34,7 +34,7 @@ func TestMain(m *testing.M) {
 		_, _ = io.Copy(io.Discard, os.Stdin)
 		os.Exit(0)
 	default:
-		srv := newTestServer(true)
+		srv := newTestServer(true, nil)
 		if err := srv.Run(context.Background(), &sdk.StdioTransport{}); err != nil && !errors.Is(err, context.Canceled) {
 			fmt.Fprintln(os.Stderr, "test server:", err)
 			os.Exit(1)
@@ -56,8 +56,9 @@ type addOut struct {
 }
 
 // newTestServer is the MCP server of the tests. stdio says whether it is
-// its own process (the crash tool may then exit).
-func newTestServer(stdio bool) *sdk.Server {
+// its own process (the crash tool may then exit); closing done ends the
+// slow tool's calls (nil: never).
+func newTestServer(stdio bool, done <-chan struct{}) *sdk.Server {
 	srv := sdk.NewServer(&sdk.Implementation{Name: "testsrv", Version: "1"}, nil)
 	raw := func(name, desc, schema string, h sdk.ToolHandler) {
 		srv.AddTool(&sdk.Tool{Name: name, Description: desc, InputSchema: json.RawMessage(schema)}, h)
@@ -117,6 +118,8 @@ func newTestServer(stdio bool) *sdk.Server {
 				return text("done"), nil
 			case <-ctx.Done():
 				return nil, ctx.Err()
+			case <-done:
+				return nil, errors.New("server shut down")
 			}
 		})
 	raw("huge", "Return n bytes of text.", `{"type":"object","properties":{"n":{"type":"integer"}}}`,
@@ -181,11 +184,12 @@ type httpServer struct {
 	*httptest.Server
 	handler  atomic.Pointer[http.Handler]
 	requests atomic.Int64
-	srv      *sdk.Server // the current server
+	srv      *sdk.Server   // the current server
+	done     chan struct{} // closed at the end of the test
 }
 
 func newHTTPServer(t *testing.T, token string) *httpServer {
-	hs := &httpServer{}
+	hs := &httpServer{done: make(chan struct{})}
 	hs.restart()
 	hs.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		hs.requests.Add(1)
@@ -196,6 +200,7 @@ func newHTTPServer(t *testing.T, token string) *httpServer {
 		(*hs.handler.Load()).ServeHTTP(w, r)
 	}))
 	t.Cleanup(func() {
+		close(hs.done)
 		hs.CloseClientConnections()
 		hs.Close()
 		closeSessions(hs.srv)
@@ -207,7 +212,7 @@ func (hs *httpServer) restart() {
 	if hs.srv != nil {
 		closeSessions(hs.srv) // what a server that restarts forgets
 	}
-	srv := newTestServer(false)
+	srv := newTestServer(false, hs.done)
 	hs.srv = srv
 	var h http.Handler = sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv }, nil)
 	hs.handler.Store(&h)
