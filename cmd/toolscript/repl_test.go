@@ -87,6 +87,21 @@ func TestREPL_Scripted(t *testing.T) {
 	assert.Contains(t, errOut, "unknown command :bogus")
 }
 
+// TestREPL_ScriptedProcess: the command itself, its standard input a
+// pipe, reads the inputs without a prompt.
+func TestREPL_ScriptedProcess(t *testing.T) {
+	exe, err := os.Executable()
+	require.NoError(t, err)
+	cmd := exec.Command(exe, "repl")
+	cmd.Env = append(os.Environ(), cliEnv+"=1")
+	cmd.Stdin = strings.NewReader("x := 6 * 7\nx\n")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	require.NoError(t, err, stderr.String())
+	assert.Equal(t, "42\n", string(out))
+}
+
 func TestREPL_ScriptedAllSucceed(t *testing.T) {
 	code, out, errOut := runCLI(t, "a := []int{1, 2, 3}\nlen(a)\n", "repl")
 	assert.Equal(t, 0, code, errOut)
