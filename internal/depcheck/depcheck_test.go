@@ -185,6 +185,8 @@ func TestLayers(t *testing.T) {
 		// internal/isolated, so it sits below both, on the wire protocol
 		// alone.
 		"internal/proc": {"projection", "engine", "registry", "executor", "internal/isolated", "demo", "scripts", "cmd", "internal/tagged"},
+		// The differential test's builder serves tests only.
+		"internal/difftest": {"registry", "executor", "scripts", "cmd", "mcp"},
 	}
 	for pkg, bad := range forbidden {
 		out, err := exec.Command(goBin, "list", "-deps", "-f", "{{.ImportPath}}", mod+pkg).CombinedOutput()

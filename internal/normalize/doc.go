@@ -25,6 +25,8 @@
 //   - builtins.go: min, max and clear, which the interpreter lacks.
 //   - switches.go: switches on an interface value with literal cases.
 //   - goroutines.go: go statements run under the host's goroutine guard.
+//   - native.go: Config.Native, plain Go for the Go toolchain (the
+//     differential test).
 //   - reserved.go, readonly.go, nesting.go: the checks that refuse
 //     reserved names, assignments to read-only package variables and
 //     too deep a nesting.

@@ -51,6 +51,11 @@ type Config struct {
 	// MaxNesting bounds the nesting of the script's syntax tree (see
 	// checkNesting); it must be positive.
 	MaxNesting int
+	// Native makes plain Go for the Go toolchain instead of the
+	// interpreter's program (native.go): no rewrite for the interpreter
+	// and no call of RuntimePath; result(v) does nothing and a bare
+	// script's final expression is assigned to the blank identifier.
+	Native bool
 }
 
 // Program is a script after normalisation, ready for the interpreter.
@@ -152,7 +157,9 @@ func (p *Program) file(code string, fset *token.FileSet, file *ast.File) (*Progr
 		return nil, err
 	}
 	edits := p.rewritePackageClause(fset, file, auto)
-	edits = append(edits, p.rewrites(code, fset, file)...)
+	if !p.cfg.Native {
+		edits = append(edits, p.rewrites(code, fset, file)...)
+	}
 	src := applyEdits(code, edits)
 	p.Src = p.finishImports(src + p.trailer(file, code))
 	return p, nil
@@ -180,8 +187,13 @@ func (p *Program) bare(code string) (*Program, error) {
 	if err != nil {
 		return nil, err
 	}
-	edits := rewriteLastExpr(fset, file)
-	edits = append(edits, p.rewrites(skeleton, fset, file)...)
+	var edits []edit
+	if p.cfg.Native {
+		edits = nativeLastExpr(fset, file)
+	} else {
+		edits = rewriteLastExpr(fset, file)
+		edits = append(edits, p.rewrites(skeleton, fset, file)...)
+	}
 	src := applyEdits(skeleton, edits)
 	// Put the generated imports after the package clause.
 	// The generated header carries the script's file name too: yaegi
@@ -233,6 +245,10 @@ func (p *Program) trailer(file *ast.File, src string) string {
 	var b strings.Builder
 	b.WriteString("\n")
 	b.WriteString(lineDirective(len(p.Lines)+1, 1))
+	if p.cfg.Native {
+		b.WriteString(nativeTrailer(file, src))
+		return b.String()
+	}
 	if !mentions(src, "result") && !mentions(src, "min") && !mentions(src, "max") && !mentions(src, "clear") {
 		return b.String()
 	}

@@ -351,3 +351,48 @@ func corpusRefs(doc string) []string {
 	}
 	return refs
 }
+
+// TestNative checks native mode: plain Go with the bare wrapping and the
+// automatic imports, none of the interpreter's rewrites, result(v) that
+// does nothing and a final expression assigned to the blank identifier.
+func TestNative(t *testing.T) {
+	tests := []struct {
+		name, code string
+		want       []string // substrings of Src
+		notWant    []string
+	}{
+		{"final expression", "x := strings.ToUpper(\"a\")\nx", []string{`"strings"`, "_ = x"}, []string{"SetResult", "ResultAt"}},
+		{"final call stays", "fmt.Println(1)", []string{"fmt.Println(1)\n"}, []string{"_ = fmt"}},
+		{"result", "result(1)", []string{"result(1)", "func result(v any) {}"}, []string{"ResultAt"}},
+		{"own result", "result := func(v int) {}\nresult(2)", []string{"result(2)"}, []string{"ResultAt"}},
+		{"go statement", "var wg sync.WaitGroup\nwg.Add(1)\ngo func() { defer wg.Done() }()\nwg.Wait()", []string{"go func() { defer wg.Done() }()"}, []string{"GoStart", "GoEnd"}},
+		{"switch", "var v any = 1\nswitch v {\ncase 1, \"a\":\n\tfmt.Println(v)\n}", []string{"switch v {"}, nil},
+		{"comma ok", "var v any = 1\ns, ok := v.(string)\nfmt.Println(s, ok)", []string{"s, ok := v.(string)"}, nil},
+		{"builtins", "fmt.Println(min(1, 2), max(3, 4))\nm := map[int]int{1: 1}\nclear(m)", []string{"min(1, 2)"}, []string{"func min", "func max", "func clear"}},
+		{"full program", "package tool\n\nfunc main() { result(math_ops.X) }\n", []string{"package main;", `"math_ops"`, "func result(v any) {}"}, []string{"ResultAt"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := testConfig()
+			cfg.Native = true
+			p, err := Source(tt.code, cfg)
+			require.NoError(t, err)
+			assert.False(t, p.UsesRuntime)
+			assert.NotContains(t, p.Src, RuntimeAlias)
+			_, err = parser.ParseFile(token.NewFileSet(), File, p.Src, 0)
+			require.NoError(t, err, p.Src)
+			for _, w := range tt.want {
+				assert.Contains(t, p.Src, w)
+			}
+			for _, w := range tt.notWant {
+				assert.NotContains(t, p.Src, w)
+			}
+		})
+	}
+	// The same scripts without Native are rewritten: native mode is what
+	// turns the rewrites off.
+	p, err := Source("var v any = 1\nswitch v {\ncase 1, \"a\":\n}\ngo fmt.Println()\nresult(1)\nv", testConfig())
+	require.NoError(t, err)
+	assert.Contains(t, p.Src, RuntimeAlias)
+	assert.True(t, p.UsesRuntime)
+}

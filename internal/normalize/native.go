@@ -1,0 +1,58 @@
+package normalize
+
+import (
+	"go/ast"
+	"go/token"
+)
+
+// Native mode (Config.Native) makes of a script the plain Go program the
+// Go toolchain builds, for comparing the interpreter with Go itself (the
+// differential test, internal/difftest): the same wrapping of bare
+// statements, the same package clause and automatic imports, the same
+// checks, but none of the rewrites for the interpreter (switches, comma-ok
+// assertions, go statements, result positions, the builtins it lacks) and
+// no call of RuntimePath. The two toolscript conveniences that are not Go
+// become Go that compiles and prints nothing:
+//
+//   - result(v), when the script calls it and declares none, is
+//     func result(v any) {};
+//   - a bare script's final expression x (not a call) becomes _ = x.
+
+// nativeLastExpr is rewriteLastExpr of native mode: the final expression
+// statement x of a bare script's func main, unless it is a call, becomes
+// _ = x, which Go accepts.
+//
+// Pinned by the differential test over the corpus (scripts/
+// difftest_test.go), e.g. scripts/testdata/final_expression_value.gos
+// (a final expression) and scripts/testdata/result_helper.gos (result).
+func nativeLastExpr(fset *token.FileSet, file *ast.File) []edit {
+	var edits []edit
+	for _, d := range file.Decls {
+		fd, ok := d.(*ast.FuncDecl)
+		if !ok || fd.Name.Name != "main" || fd.Recv != nil || len(fd.Body.List) == 0 {
+			continue
+		}
+		es, ok := fd.Body.List[len(fd.Body.List)-1].(*ast.ExprStmt)
+		if !ok {
+			continue
+		}
+		if _, isCall := es.X.(*ast.CallExpr); isCall {
+			continue
+		}
+		edits = append(edits, edit{off: fset.Position(es.Pos()).Offset, text: "_ = "})
+	}
+	return edits
+}
+
+// nativeTrailer is the trailer of native mode: result(v) that does
+// nothing, when the file calls result and declares none at package
+// level.
+func nativeTrailer(file *ast.File, src string) string {
+	if !mentions(src, "result") {
+		return ""
+	}
+	if calledIdents(file)["result"] && !declares(file, "result") {
+		return "func result(v any) {}\n"
+	}
+	return ""
+}
