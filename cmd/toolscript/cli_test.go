@@ -1,9 +1,13 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -188,4 +192,42 @@ func TestVersionWorker_Arguments(t *testing.T) {
 	code, _, errOut = runCLI(t, "", "worker")
 	assert.NotEqual(t, 0, code)
 	assert.Contains(t, errOut, "not by hand")
+}
+
+// TestRun_Interrupted: run exits 130 when its context ends (Ctrl-C),
+// 124 when its own timeout passes.
+func TestRun_Interrupted(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	var out, errb bytes.Buffer
+	done := make(chan int, 1)
+	go func() {
+		done <- run(ctx, []string{"run", "-"}, strings.NewReader("fmt.Println(\"started\")\nfor {}"), &lineSignal{w: &out, seen: cancel, want: "started"}, &errb)
+	}()
+	select {
+	case code := <-done:
+		assert.Equal(t, 130, code, errb.String())
+	case <-time.After(30 * time.Second):
+		t.Fatal("run did not end after its context was cancelled")
+	}
+	code, _, _ := runCLI(t, "for {}", "run", "--timeout", "50ms", "-")
+	assert.Equal(t, 124, code)
+}
+
+// lineSignal calls seen once the output has want.
+type lineSignal struct {
+	mu   sync.Mutex
+	w    *bytes.Buffer
+	seen func()
+	want string
+}
+
+func (l *lineSignal) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	n, err := l.w.Write(p)
+	if l.seen != nil && strings.Contains(l.w.String(), l.want) {
+		l.seen()
+		l.seen = nil
+	}
+	return n, err
 }
