@@ -1,11 +1,10 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"strings"
-
-	"github.com/toolscript/toolscript/demo"
 )
 
 var describeHelp = subcommand{
@@ -19,19 +18,26 @@ package, name or documentation contains every one of them (the REPL's
 	examples: []string{
 		"toolscript describe",
 		"toolscript describe customers",
-		"toolscript describe order status",
+		"toolscript describe --mcp servers.json order status",
 	},
 }
 
 // describeCmd prints the tools a script can call, as Go declarations.
-func describeCmd(args []string, stdout, stderr io.Writer) int {
+func describeCmd(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	c := &describeHelp
 	fs := c.newFlagSet()
+	tf := addToolFlags(fs)
 	pos, err := c.parse(fs, args, stdout, stderr)
 	if err != nil {
 		return exitCodeOf(err)
 	}
-	out, err := describeTools(demo.Namespace(), strings.Join(pos, " "))
+	ns, closeTools, err := tf.namespace(ctx, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "toolscript describe: %v\n", err)
+		return exitUsage
+	}
+	defer closeTools()
+	out, err := describeTools(ns, strings.Join(pos, " "))
 	if err != nil {
 		fmt.Fprintf(stderr, "toolscript describe: %v\n", err)
 		return exitFailure

@@ -3,8 +3,8 @@
 //
 // Usage:
 //
-//	toolscript run [--timeout 30s] [--json] [--isolated] FILE|-
-//	toolscript describe
+//	toolscript run [--timeout 30s] [--json] [--isolated] [--mcp FILE] [--no-demo] FILE|-
+//	toolscript describe [--mcp FILE] [--no-demo]
 //	toolscript repl [--isolated] [--timeout 30s] [--trace] [--history FILE]
 //	toolscript worker
 //	toolscript version
@@ -44,7 +44,7 @@ func main() {
 const usage = `toolscript runs Go scripts that call tools.
 
 Usage:
-  toolscript run [flags] FILE|-   run a script against the demo tools
+  toolscript run [flags] FILE|-   run a script against the demo tools (and MCP servers: --mcp FILE)
   toolscript describe [flags]     print the tools a script can call
   toolscript repl [flags]         read and run Go statements one at a time, keeping state
   toolscript worker               (internal) serve as an isolated-runtime worker
@@ -80,7 +80,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case "run":
 		return runCmd(ctx, args[1:], stdin, stdout, stderr)
 	case "describe":
-		return describeCmd(args[1:], stdout, stderr)
+		return describeCmd(ctx, args[1:], stdout, stderr)
 	case "repl":
 		return replCmd(ctx, args[1:], stdin, stdout, stderr)
 	case "worker":

@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 
-	"github.com/toolscript/toolscript/demo"
 	"github.com/toolscript/toolscript/engine"
 )
 
@@ -15,8 +14,9 @@ var runHelp = subcommand{
 	name:     "run",
 	synopsis: "[flags] FILE|-",
 	about: `Runs a Go script (a full program, or bare statements and declarations)
-against the demo tools, streaming its output, and exits with its return
-code (see "toolscript help"). "-" reads the script from standard input.
+against the demo tools (and the tools of MCP servers, with --mcp),
+streaming its output, and exits with its return code (see "toolscript
+help"). "-" reads the script from standard input.
 
 When the script has a value (the argument of its last result(v) call, or
 its final expression statement, such as a bare x), run prints it after
@@ -40,6 +40,7 @@ func runCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	limits.register(fs)
 	asJSON := fs.Bool("json", false, "print the whole result as JSON instead of the script's output")
 	isolated := fs.Bool("isolated", false, "run the script in a worker process under OS limits (memory, CPU,\nfiles, stack); tools stay in this process")
+	tf := addToolFlags(fs)
 	pos, err := c.parse(fs, args, stdout, stderr)
 	if err != nil {
 		return exitCodeOf(err)
@@ -59,6 +60,12 @@ func runCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		// Stream the script's output as it is written.
 		opts = append(opts, engine.WithStdout(out), engine.WithStderr(stderr))
 	}
+	ns, closeTools, err := tf.namespace(ctx, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "toolscript run: %v\n", err)
+		return exitUsage
+	}
+	defer closeTools()
 	var rt engine.CodeRuntime = engine.New(engine.Config{})
 	if *isolated {
 		iso, err := engine.NewIsolated(engine.IsolatedConfig{Workers: 1})
@@ -69,7 +76,7 @@ func runCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		defer iso.Close()
 		rt = iso
 	}
-	res, err := rt.Execute(ctx, code, demo.Namespace(), opts...)
+	res, err := rt.Execute(ctx, code, ns, opts...)
 	if err != nil {
 		fmt.Fprintf(stderr, "toolscript run: %v\n", err)
 		return exitUsage
