@@ -323,9 +323,9 @@ func (st *localState) run(ctx context.Context, code string, limits Limits, set *
 	st.use(prog)
 	st.it.SetMaxCallDepth(max(limits.MaxCallDepth, 0))
 	watchdog.add(x)
-	res = st.interpret(prog, surf)
+	res, running := st.interpret(prog, surf)
 	watchdog.remove(x)
-	if err := st.quiesce(); err != nil {
+	if err := st.quiesce(running); err != nil {
 		return res, err
 	}
 	if res.ReturnCode == CodeOK {
@@ -380,7 +380,7 @@ func (st *localState) use(prog *program) {
 
 // interpret compiles and runs the two parts of an input: its
 // declarations, then its statements.
-func (st *localState) interpret(prog *program, surf *surface) CodeResult {
+func (st *localState) interpret(prog *program, surf *surface) (CodeResult, <-chan struct{}) {
 	x, it := st.x, st.it
 	var runErr error
 	var running <-chan struct{} = closedChan
@@ -390,7 +390,7 @@ func (st *localState) interpret(prog *program, surf *surface) CodeResult {
 		if err != nil {
 			res := x.compileError(err, prog, surf)
 			x.end(it, running, true)
-			return res
+			return res, running
 		}
 		_, running, runErr = it.ExecuteWatch(x.ctx, compiled)
 		finishedFirst = x.ctx.Err() == nil
@@ -399,19 +399,29 @@ func (st *localState) interpret(prog *program, surf *surface) CodeResult {
 		}
 	}
 	x.end(it, running, finishedFirst)
-	return x.outcome(prog, runErr, finishedFirst)
+	return x.outcome(prog, runErr, finishedFirst), running
 }
 
 // closedChan is a closed channel.
 var closedChan = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
 
-// quiesce waits for the goroutines and tool calls of the last input to
-// return; they must not change the state once it is saved or restored.
-func (st *localState) quiesce() error {
-	deadline := time.Now().Add(quiesceGrace)
-	for d := 50 * time.Microsecond; st.x.goroutines.Load() > 0 || st.x.toolsBusy.Load() > 0; d = min(2*d, 10*time.Millisecond) {
-		if time.Now().After(deadline) {
-			return fmt.Errorf("%w: goroutines or tool calls of the last input did not stop within %v (Reset starts afresh)", ErrSessionLost, quiesceGrace)
+// quiesce waits for the program, the goroutines and the tool calls of
+// the last input to return (running is closed once its program has
+// unwound): nothing of it may change the state once it is saved or
+// restored. Past quiesceGrace the session is lost.
+func (st *localState) quiesce(running <-chan struct{}) error {
+	t := time.NewTimer(quiesceGrace)
+	defer t.Stop()
+	select {
+	case <-running:
+	case <-t.C:
+		return fmt.Errorf("%w: the last input did not stop within %v (a long native call?); Reset starts afresh", ErrSessionLost, quiesceGrace)
+	}
+	for d := 50 * time.Microsecond; st.it.Live() > 0 || st.x.toolsBusy.Load() > 0; d = min(2*d, 10*time.Millisecond) {
+		select {
+		case <-t.C:
+			return fmt.Errorf("%w: goroutines or tool calls of the last input did not stop within %v; Reset starts afresh", ErrSessionLost, quiesceGrace)
+		default:
 		}
 		time.Sleep(d)
 	}

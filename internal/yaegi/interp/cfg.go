@@ -925,6 +925,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			wireChild(n)
 			if sc.def == nil {
 				// In global scope, type definition already handled by GTA.
+				interp.commaOkGen(n) // toolscript patch 47
 				break
 			}
 			err = compDefineX(sc, n)

@@ -110,6 +110,9 @@ func (interp *Interpreter) gta(root *node, rpath, importPath, pkgName string) ([
 			return false
 
 		case defineXStmt:
+			if err = interp.commaOkTypes(sc, n); err != nil { // toolscript patch 47
+				return false
+			}
 			err = compDefineX(sc, n)
 
 		case valueSpec:
@@ -320,6 +323,7 @@ func (interp *Interpreter) gta(root *node, rpath, importPath, pkgName string) ([
 				sc.sym[typeName].typ = n.typ
 				return false
 			}
+			interp.redeclareType(sc, typeName) // toolscript patch 47
 			var typ *itype
 			if typ, err = nodeType(interp, sc, n.child[1]); err != nil {
 				err = nil

@@ -45,6 +45,9 @@ func (interp *Interpreter) failIfStopped(f *frame, out []reflect.Value) {
 func (interp *Interpreter) goroutine(id uint64, fn func()) {
 	running.Add(1)        // toolscript patch 23
 	defer running.Add(-1) // toolscript patch 23
+	// toolscript patch 47: counted for the interpreter too.
+	interp.live.Add(1)
+	defer interp.live.Add(-1)
 	defer func() {
 		if interp.runid() == id {
 			return // a panic, if any, goes on as upstream's did

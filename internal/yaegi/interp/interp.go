@@ -219,6 +219,12 @@ type Interpreter struct {
 	// running, summed over the program's goroutines.
 	calls atomic.Int64
 
+	// toolscript patch 47: live counts the goroutines of go statements
+	// running in interpreted code; earlier holds the package's type
+	// symbols when a compilation started, in a session.
+	live    atomic.Int64
+	earlier map[string]*symbol
+
 	// nindex is a node number incremented for each new node.
 	// It is used for debug (AST and CFG graphs). As it is atomically
 	// incremented, keep it aligned on 64 bits boundary.

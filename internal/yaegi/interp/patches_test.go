@@ -1405,3 +1405,35 @@ func try(f func()) {
 		t.Errorf("panic(nil): %q", err.Error())
 	}
 }
+
+// TestSessionPackageLevel checks the rest of patch 47: in a session, a
+// later type declaration declares a new type, the comma-ok forms work at
+// package level, Live counts the goroutines still running, and the value
+// of a program is not read.
+func TestSessionPackageLevel(t *testing.T) {
+	var out bytes.Buffer
+	it := New(Options{Stdout: &out, Session: true})
+	for _, src := range []string{
+		"package main; type T struct{ A int }",
+		"; t := T{A: 1}",
+		"package main; type T struct{ B string }",
+		"; u := T{B: \"b\"}; println(t.A, u.B)",
+		"; m := map[string]int{\"a\": 1}; v, ok := m[\"a\"]; _, no := m[\"b\"]; var i any = 2; n, isInt := i.(int); ch := make(chan int, 1); ch <- 3; r, open := <-ch; println(v, ok, no, n, isInt, r, open)",
+	} {
+		if err := sessionRun(t, it, src); err != nil {
+			t.Fatalf("%q: %v", src, err)
+		}
+	}
+	if got := out.String(); got != "1 b\n1 true false 2 true 3 true\n" {
+		t.Errorf("output %q", got)
+	}
+	if err := sessionRun(t, it, "; stop := make(chan int); go func() { <-stop }()"); err != nil {
+		t.Fatal(err)
+	}
+	// Stopped with the program, the goroutine ends.
+	for deadline := time.Now().Add(10 * time.Second); it.Live() > 0 && time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+	}
+	if n := it.Live(); n != 0 {
+		t.Errorf("Live() = %d after the stop", n)
+	}
+}

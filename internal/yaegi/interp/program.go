@@ -80,6 +80,7 @@ func (interp *Interpreter) CompileAST(n ast.Node) (*Program, error) {
 	if err != nil || root == nil {
 		return nil, err
 	}
+	interp.markTypes(pkgName) // toolscript patch 47
 
 	if interp.astDot {
 		dotCmd := interp.dotCmd
@@ -178,6 +179,11 @@ func (interp *Interpreter) Execute(p *Program) (res reflect.Value, err error) {
 
 	for _, n := range p.init {
 		interp.run(n, interp.frame)
+	}
+	if interp.opt.session {
+		// toolscript patch 47: the value of a session's program is not
+		// read (its goroutines may be writing the variable it names).
+		return res, err
 	}
 	v := genValue(p.root)
 	res = v(interp.frame)
