@@ -20,7 +20,6 @@ import (
 
 	"github.com/peterh/liner"
 
-	"github.com/toolscript/toolscript/demo"
 	"github.com/toolscript/toolscript/engine"
 	"github.com/toolscript/toolscript/projection"
 )
@@ -29,12 +28,13 @@ var replHelp = subcommand{
 	name:     "repl",
 	synopsis: "[flags]",
 	about: `Reads Go statements and declarations, runs each in one session against the
-demo tools and prints what it printed, its value and any error. The
-session keeps the state: variables, functions, types and imports declared
-by one input are there for the next (an input that fails leaves the state
-as it was). An expression shows its value: x, len(orders), a call of one
-result; a call of a value and an error, such as a tool call
-(customers.Get(...)), shows the value, or the error as "err: ...".
+demo tools (and the tools of MCP servers, with --mcp) and prints what it
+printed, its value and any error. The session keeps the state: variables,
+functions, types and imports declared by one input are there for the next
+(an input that fails leaves the state as it was). An expression shows its
+value: x, len(orders), a call of one result; a call of a value and an
+error, such as a tool call (customers.Get(...)), shows the value, or the
+error as "err: ...".
 
 An input goes on over several lines while a parenthesis, bracket or brace
 is open, a raw string or a /* comment is not closed, or a line ends in an
@@ -72,6 +72,7 @@ func replCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	r.limits.register(fs)
 	fs.BoolVar(&r.isolated, "isolated", false, "run the session in a worker process under OS limits (:isolated\nswitches); tools stay in this process")
 	fs.BoolVar(&r.trace, "trace", false, "print the tool calls of each input (:trace switches)")
+	tf := addToolFlags(fs)
 	history := fs.String("history", "", "`file` of the line history; empty keeps none (default: $"+historyEnv+",\nelse $XDG_STATE_HOME/toolscript/history, else toolscript/history\nin the user's cache directory)")
 	pos, err := c.parse(fs, args, stdout, stderr)
 	if err != nil {
@@ -81,7 +82,13 @@ func replCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		c.fail(stderr, "takes no arguments (got %q): use :load FILE inside", pos[0])
 		return exitUsage
 	}
-	r.ns = demo.Namespace()
+	ns, closeTools, err := tf.namespace(ctx, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "toolscript repl: %v\n", err)
+		return exitUsage
+	}
+	defer closeTools()
+	r.ns = ns
 	if err := r.openSession(); err != nil {
 		fmt.Fprintf(stderr, "toolscript repl: %v\n", err)
 		return exitUsage

@@ -171,6 +171,16 @@ func TestREPL_Isolated(t *testing.T) {
 	assert.Contains(t, errOut, "undefined: y")
 }
 
+// TestREPL_MCP: the REPL offers the tools of --mcp's servers too.
+func TestREPL_MCP(t *testing.T) {
+	cfg := mcpConfigFile(t)
+	code, out, errOut := runCLI(t, "greeter.Greet(map[string]any{\"name\": \"Ada\"})\n:tools\n", "repl", "--mcp", cfg)
+	require.Equal(t, 0, code, errOut)
+	assert.True(t, strings.HasPrefix(out, "\"hello, Ada\"\n"), out)
+	assert.Contains(t, out, "greeter.Greet")
+	assert.Contains(t, out, "customers.Get", "the demo tools too")
+}
+
 func TestREPL_Arguments(t *testing.T) {
 	code, _, errOut := runCLI(t, "", "repl", "file.gos")
 	assert.Equal(t, 2, code)
