@@ -21,9 +21,9 @@ func TestHelp_EverySubcommand(t *testing.T) {
 		flags []string // flags the help must list, with "--"
 		text  string   // a phrase of what it does
 	}{
-		{cmd: "run", flags: []string{"--timeout duration", "--max-tool-calls count", "--json", "--isolated"}, text: "Runs a Go script"},
-		{cmd: "describe", text: "tools"},
-		{cmd: "repl", flags: []string{"--timeout duration", "--max-tool-calls count", "--isolated", "--trace", "--history file"}, text: "keeps the state"},
+		{cmd: "run", flags: []string{"--timeout duration", "--max-tool-calls count", "--json", "--isolated", "--mcp file", "--no-demo"}, text: "Runs a Go script"},
+		{cmd: "describe", flags: []string{"--mcp file", "--no-demo"}, text: "tools"},
+		{cmd: "repl", flags: []string{"--timeout duration", "--max-tool-calls count", "--isolated", "--trace", "--history file", "--mcp file", "--no-demo"}, text: "keeps the state"},
 		{cmd: "worker", text: "isolated runtime"},
 		{cmd: "version", text: "Prints the version"},
 	}

@@ -22,7 +22,7 @@ type toolFlags struct {
 
 func addToolFlags(fs *flag.FlagSet) *toolFlags {
 	f := &toolFlags{}
-	fs.StringVar(&f.mcpFile, "mcp", "", "also offer the tools of the MCP servers of this configuration file (the mcpServers format of MCP clients); each server's tools are in a package named after it")
+	fs.StringVar(&f.mcpFile, "mcp", "", "also offer the tools of the MCP servers of this configuration `file`\n(the mcpServers format of MCP clients); each server's tools are in a\npackage named after it")
 	fs.BoolVar(&f.noDemo, "no-demo", false, "leave out the demo tools")
 	return f
 }
