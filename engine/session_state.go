@@ -85,6 +85,10 @@ func (c *stateCopier) value(v reflect.Value) reflect.Value {
 		}
 		return out
 	case reflect.Struct:
+		if !needsCopy(t) {
+			c.add(int64(t.Size()) + stringBytes(v))
+			return v
+		}
 		if t.Name() != "" {
 			c.add(int64(t.Size()))
 			return v // a Go package's type (or the interpreter's wrapper), as Go assigns it
@@ -103,8 +107,8 @@ func (c *stateCopier) value(v reflect.Value) reflect.Value {
 		}
 		return out
 	case reflect.Array:
-		if !mayHoldState(t.Elem()) {
-			c.add(int64(t.Size()))
+		if !needsCopy(t.Elem()) {
+			c.add(int64(t.Size()) + stringBytes(v))
 			return v
 		}
 		out := reflect.New(t).Elem()
@@ -131,8 +135,13 @@ func (c *stateCopier) value(v reflect.Value) reflect.Value {
 		out := reflect.MakeSlice(t, v.Len(), n)
 		c.memo[key] = out
 		full, dst := v.Slice(0, n), out.Slice(0, n)
-		if !mayHoldState(t.Elem()) {
+		if !needsCopy(t.Elem()) {
 			reflect.Copy(dst, full)
+			if hasStrings(t.Elem()) {
+				for i := 0; i < n; i++ {
+					c.add(stringBytes(full.Index(i)))
+				}
+			}
 			return out
 		}
 		for i := 0; i < n; i++ {
@@ -153,16 +162,24 @@ func (c *stateCopier) value(v reflect.Value) reflect.Value {
 		out := reflect.MakeMapWithSize(t, v.Len())
 		c.memo[key] = out
 		entry := int64(t.Key().Size() + t.Elem().Size())
-		deep := mayHoldState(t.Key()) || mayHoldState(t.Elem())
+		deep := needsCopy(t.Key()) || needsCopy(t.Elem())
+		strs := hasStrings(t.Key()) || hasStrings(t.Elem())
 		iter := v.MapRange()
+		// Without deep copies, one key and one element are reused.
+		k, e := reflect.New(t.Key()).Elem(), reflect.New(t.Elem()).Elem()
 		for iter.Next() {
 			c.add(entry)
 			if c.over {
 				return v
 			}
-			k, e := iter.Key(), iter.Value()
 			if deep {
-				k, e = c.value(k), c.value(e)
+				out.SetMapIndex(c.value(iter.Key()), c.value(iter.Value()))
+				continue
+			}
+			k.SetIterKey(iter)
+			e.SetIterValue(iter)
+			if strs {
+				c.add(stringBytes(k) + stringBytes(e))
 			}
 			out.SetMapIndex(k, e)
 		}
@@ -174,23 +191,66 @@ func (c *stateCopier) value(v reflect.Value) reflect.Value {
 	}
 }
 
-// mayHoldState reports whether a value of t can refer to memory that a
-// copy must not share (or hold strings, which the copier measures).
-func mayHoldState(t reflect.Type) bool {
+// needsCopy reports whether a value of t can refer to memory that a copy
+// must not share: strings cannot change, so copying one copies it.
+func needsCopy(t reflect.Type) bool {
 	switch t.Kind() {
 	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
 		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
-		reflect.Float32, reflect.Float64, reflect.Complex64, reflect.Complex128:
+		reflect.Float32, reflect.Float64, reflect.Complex64, reflect.Complex128, reflect.String:
 		return false
 	case reflect.Array:
-		return mayHoldState(t.Elem())
+		return needsCopy(t.Elem())
 	case reflect.Struct:
 		for i := 0; i < t.NumField(); i++ {
-			if mayHoldState(t.Field(i).Type) {
+			if needsCopy(t.Field(i).Type) {
 				return true
 			}
 		}
 		return false
 	}
 	return true
+}
+
+// hasStrings reports whether a value of t, which needsCopy does not,
+// holds strings (whose bytes the state's size counts).
+func hasStrings(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.String:
+		return true
+	case reflect.Array:
+		return hasStrings(t.Elem())
+	case reflect.Struct:
+		for i := 0; i < t.NumField(); i++ {
+			if hasStrings(t.Field(i).Type) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// stringBytes sums the lengths of the strings in v, a value of a type
+// that needsCopy does not.
+func stringBytes(v reflect.Value) int64 {
+	switch v.Kind() {
+	case reflect.String:
+		return int64(v.Len())
+	case reflect.Array:
+		if !hasStrings(v.Type().Elem()) {
+			return 0
+		}
+		var n int64
+		for i := 0; i < v.Len(); i++ {
+			n += stringBytes(v.Index(i))
+		}
+		return n
+	case reflect.Struct:
+		var n int64
+		for i := 0; i < v.NumField(); i++ {
+			n += stringBytes(v.Field(i))
+		}
+		return n
+	}
+	return 0
 }

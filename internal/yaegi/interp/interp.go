@@ -649,8 +649,15 @@ func (interp *Interpreter) resizeFrame() {
 	if l-b <= 0 {
 		return
 	}
-	data := make([]reflect.Value, l)
-	copy(data, interp.frame.data)
+	// toolscript patch 47: the frame grows by doubling, so that a session,
+	// each of whose programs adds a few globals, does not copy it whole
+	// every time.
+	data := interp.frame.data[:cap(interp.frame.data)]
+	if len(data) < l {
+		data = make([]reflect.Value, l, 2*l)
+		copy(data, interp.frame.data)
+	}
+	data = data[:l]
 	for j, t := range interp.universe.types[b:] {
 		data[b+j] = reflect.New(t).Elem()
 	}
