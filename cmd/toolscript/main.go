@@ -47,6 +47,7 @@ Usage:
   toolscript run [flags] FILE|-   run a script against the demo tools (and MCP servers: --mcp FILE)
   toolscript describe [flags]     print the tools a script can call
   toolscript repl [flags]         read and run Go statements one at a time, keeping state
+  toolscript serve [flags]        serve code mode to MCP clients (stdio, or HTTP: --http ADDR)
   toolscript worker               (internal) serve as an isolated-runtime worker
   toolscript version              print the version
   toolscript help                 print this text
@@ -83,6 +84,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return describeCmd(ctx, args[1:], stdout, stderr)
 	case "repl":
 		return replCmd(ctx, args[1:], stdin, stdout, stderr)
+	case "serve":
+		return serveCmd(ctx, args[1:], stdin, stdout, stderr)
 	case "worker":
 		return workerCmd(args[1:], stdout, stderr)
 	case "version":

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -36,6 +37,10 @@ func TestMain(m *testing.M) {
 		os.Exit(0)
 	}
 	engine.MaybeServeWorker()
+	if args := os.Getenv(serveChildEnv); args != "" {
+		// toolscript serve for the stdio tests (serve_test.go).
+		os.Exit(run(context.Background(), strings.Split(args, "\x1f"), os.Stdin, os.Stdout, os.Stderr))
+	}
 	os.Exit(m.Run())
 }
 
