@@ -179,8 +179,15 @@ func bearer(token string, h http.Handler) http.Handler {
 func serveRegistry(ctx context.Context, tf *toolFlags, ask registry.AskFunc, stderr io.Writer) (*registry.Registry, func(), error) {
 	reg := registry.New("", registry.WithAskFunc(ask))
 	if !tf.noDemo {
-		if err := reg.Register(demo.Namespace()); err != nil {
-			return nil, nil, err
+		// Each demo tool in its namespace: "customers-get" is customers.Get.
+		for name, p := range demo.Namespace() {
+			var opts []registry.RegisterOption
+			if ns, method, ok := strings.Cut(name, "-"); ok {
+				opts = append(opts, registry.WithNamespace(ns), registry.WithName(method))
+			}
+			if err := reg.Register(p, opts...); err != nil {
+				return nil, nil, err
+			}
 		}
 	}
 	if tf.mcpFile == "" {

@@ -283,3 +283,29 @@ func TestServe_Flags(t *testing.T) {
 	assert.Equal(t, exitOK, code)
 	assert.Contains(t, out, "execute_code")
 }
+
+// TestServe_Demo: with no configuration, serve offers the demo tools
+// (here over in-process pipes, as standard input and output).
+func TestServe_Demo(t *testing.T) {
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	done := make(chan int, 1)
+	go func() {
+		done <- run(context.Background(), []string{"serve", "--in-process"}, inR, outW, io.Discard)
+		outW.Close()
+	}()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil).
+		Connect(ctx, &sdk.IOTransport{Reader: outR, Writer: inW}, nil)
+	require.NoError(t, err)
+	text, res := callTool(t, cs, "execute_code", map[string]any{"code": `c, err := customers.Get(map[string]any{"id": 1})
+fmt.Println(c.(map[string]any)["name"], err)`})
+	require.False(t, res.IsError, text)
+	assert.Contains(t, text, "Ada Thompson <nil>\ntool calls: 1: customers-get\n")
+	text, _ = callTool(t, cs, "describe_tools", map[string]any{"packages": []string{"customers"}})
+	assert.Contains(t, text, "package customers")
+	require.NoError(t, cs.Close())
+	inW.Close()
+	assert.Equal(t, exitOK, <-done)
+}
