@@ -159,9 +159,6 @@ func TestREPL_Commands(t *testing.T) {
 }
 
 func TestREPL_Isolated(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts worker processes")
-	}
 	in := "x := 1\n:isolated on\nx\ny := 2\ny\n:isolated off\ny\n"
 	code, out, errOut := runCLI(t, in, "repl")
 	assert.Equal(t, 1, code)
@@ -203,11 +200,11 @@ type terminal struct {
 // so that a loaded machine does not fail the test.
 const wait = 30 * time.Second
 
-func startTerminal(t *testing.T, history string) *terminal {
+func startTerminal(t *testing.T, history string, flags ...string) *terminal {
 	t.Helper()
 	exe, err := os.Executable()
 	require.NoError(t, err)
-	cmd := exec.Command(exe, "repl", "--history", history)
+	cmd := exec.Command(exe, append([]string{"repl", "--history", history}, flags...)...)
 	cmd.Env = append(os.Environ(), cliEnv+"=1", "TERM=xterm")
 	f, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 40, Cols: 200})
 	require.NoError(t, err)
@@ -377,4 +374,27 @@ func TestDefaultHistoryFile(t *testing.T) {
 	t.Setenv("XDG_STATE_HOME", "")
 	t.Setenv("XDG_CACHE_HOME", "/cache")
 	assert.Equal(t, "/cache/toolscript/history", defaultHistoryFile())
+}
+
+// TestREPL_TerminalIsolated: on the isolated runtime too, Ctrl-C cancels
+// the running input only; the worker keeps the session's state.
+func TestREPL_TerminalIsolated(t *testing.T) {
+	tm := startTerminal(t, "", "--isolated")
+	tm.expect(promptOut)
+	tm.send("x := 41\r")
+	tm.expect(promptOut)
+	tm.send("fmt.Println(\"spin\" + \"ning\"); for {}\r")
+	tm.expect("spinning\r\n")
+	start := time.Now()
+	tm.send("\x03")
+	tm.expect("interrupted")
+	tm.expect(promptOut)
+	elapsed := time.Since(start)
+	assert.Less(t, elapsed, time.Second, "back at the prompt within a second of Ctrl-C")
+	t.Logf("from Ctrl-C to the prompt: %s", elapsed)
+	tm.send("x + 1\r")
+	tm.expect("\r\n42\r\n")
+	tm.expect(promptOut)
+	tm.send("\x04")
+	assert.Equal(t, 0, tm.exitCode())
 }
