@@ -69,6 +69,40 @@
 // and must return once it is done; a native call that calls script code
 // fails once the execution has ended.
 //
+// # Sessions
+//
+// NewSession keeps the state of a script between executions: the
+// variables an input declares at its top level, its functions, types,
+// constants and imports are there for the next input (Session.Execute),
+// on either runtime. An input is bare statements and declarations; its
+// declarations are compiled first, then its statements run at package
+// level in the session's interpreter (in process: one interpreter per
+// session; isolated: one interpreter in the one worker the session pins,
+// which never returns to the pool). The interpreter's host functions are
+// bound to one execution value, reset for each input.
+//
+// After an input that completes (ReturnCode CodeOK) the session
+// checkpoints its package: the symbol table, the methods of its types,
+// and a deep copy of every variable, made in one pass so that values two
+// variables share are shared by the copies, and measured against
+// SessionLimits.MaxMemoryBytes. After any other outcome (a compile error,
+// a panic, os.Exit(n) with n != 0, a timeout, a tripped limit, a
+// cancellation) it waits for the input's program, goroutines and tool
+// calls to stop (else the session is lost, ErrSessionLost), then puts the
+// checkpoint back: names the input declared are gone, redeclared ones are
+// the earlier declarations again, variables hold copies of their
+// checkpointed values. Nothing is re-run, tool calls included. Function
+// values and channels are kept as they are, and so are the values of Go
+// packages' named types that pointers reach: changes a failed input made
+// through them stay.
+//
+// A session runs one input at a time: an Execute or Reset while one runs
+// returns ErrSessionBusy. Errors returned by Execute (ErrSessionClosed,
+// ErrSessionExpired, ErrSessionLost, ErrSessionBusy) mean the input did
+// not run; every failure of an input is in its CodeResult. An isolated
+// session whose worker dies returns that input's result with CodeCrash
+// and an Err matching ErrSessionLost, and ErrSessionLost afterwards.
+//
 // # Concurrency
 //
 // An Engine is safe for concurrent use, and each Execute gets a fresh
