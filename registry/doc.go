@@ -68,6 +68,18 @@
 // calls decoded from JSON, the caller's Go values for Call.Args. The
 // other shapes convert them (see package projection).
 //
+// # Search, permissions and the PTC tool
+//
+// [Registry.Search] ranks the visible tools for some words (BM25 over
+// names, descriptions and argument names) and gives each hit's Go
+// [Signature]; a script's tools.Search runs it (see
+// [Registry.ScriptNamespace]). [Registry.SetPermission] makes tools
+// allowed, asked for ([WithAskFunc] decides each call) or denied (absent
+// from Names, Schemas, the script surface and Search; calls fail with
+// [ErrToolDenied]); [ToolResult.Decision] and the engine's trace record
+// each decision. [Registry.EnablePTC] adds the programmatic_tool_call
+// tool, whose scripts call the other tools, for JSON tool-calling loops.
+//
 // # Concurrency
 //
 // A Registry is safe for concurrent use: lookups and batches take a read
