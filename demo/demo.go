@@ -15,13 +15,18 @@
 //	math_ops.Add, math_ops.Multiply, math_ops.Stats
 //	tools.Echo (no namespace)
 //
-// Records are map[string]any with int ids and quantities, float64 money
-// and string text; lists are []map[string]any. Describe prints each tool's
-// documentation.
+// Every tool but echo declares the JSON Schemas of its arguments and
+// result, so scripts call it as a typed Go function (customers.Get(
+// customers.GetArgs{ID: 1}) returns a customers.Customer) or with a map of
+// arguments (customers.Get(map[string]any{"id": 1}) returns the record as
+// map[string]any with int ids and quantities, float64 money and string
+// text; lists are []map[string]any). engine.Describe prints the typed
+// surface, generated from the schemas.
 package demo
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -398,39 +403,26 @@ func stats(a numbersArgs) (map[string]any, error) {
 }
 
 // Namespace returns the demo tools bound to s, keyed by qualified name
-// ("customers-list", "math_ops-multiply", "echo", ...).
+// ("customers-list", "math_ops-multiply", "echo", ...). Every tool but
+// echo declares the JSON Schemas of its arguments and result (schemas.go),
+// so scripts see typed functions and Describe prints their Go types.
 func (s *Store) Namespace() map[string]projection.ToolProjection {
 	list := []*projection.DirectProjection{
-		projection.MustDirect("customers-list", s.listCustomers,
-			"List customers. Args: country (string, ISO code, optional), tier (\"bronze\"|\"silver\"|\"gold\", optional), limit (int, optional). Returns []map[string]any with id (int), name, email, country, tier (string)."),
-		projection.MustDirect("customers-get", s.getCustomer,
-			"Get one customer. Args: id (int). Returns map[string]any with id (int), name, email, country, tier (string). Error if no such customer."),
-		projection.MustDirect("customers-search", s.searchCustomers,
-			"Search customers by name or email, case-insensitive. Args: query (string), limit (int, optional). Returns []map[string]any like customers.List."),
-		projection.MustDirect("products-list", s.listProducts,
-			"List products. Args: category (\"books\"|\"electronics\"|\"kitchen\"|\"outdoor\", optional), max_price (float64, optional), in_stock (bool, optional). Returns []map[string]any with id (int), name, category (string), price (float64), stock (int)."),
-		projection.MustDirect("products-get", s.getProduct,
-			"Get one product. Args: id (int). Returns map[string]any like products.List. Error if no such product."),
-		projection.MustDirect("products-search", s.searchProducts,
-			"Search products by name (case-insensitive) or exact category. Args: query (string), limit (int, optional). Returns []map[string]any like products.List."),
-		projection.MustDirect("orders-list", s.listOrders,
-			"List orders. Args: customer_id (int, optional), status (\"pending\"|\"paid\"|\"shipped\"|\"delivered\"|\"cancelled\", optional). Returns []map[string]any with id, customer_id (int), status, date (string, YYYY-MM-DD), total (float64), items ([]map[string]any with product_id, quantity (int), unit_price (float64))."),
-		projection.MustDirect("orders-get", s.getOrder,
-			"Get one order. Args: id (int, orders start at 1001). Returns map[string]any like orders.List. Error if no such order."),
-		projection.MustDirect("orders-update_status", s.updateOrderStatus,
-			"Change an order's status. Args: id (int), status (string). Delivered and cancelled orders cannot change. Returns the updated order."),
-		projection.MustDirect("text-word_count", wordCount,
-			"Count words. Args: text (string). Returns map[string]any with words, unique, characters (int)."),
-		projection.MustDirect("text-slugify", slugify,
-			"Make a URL slug: lower case, runs of other characters become one dash. Args: text (string). Returns string."),
-		projection.MustDirect("text-truncate", truncate,
-			"Cut text to at most length runes, adding an ellipsis when cut. Args: text (string), length (int >= 1). Returns string."),
-		projection.MustDirect("math_ops-add", func(a, b float64) float64 { return a + b },
-			"Add two numbers. Args: a, b (float64). Returns float64.", projection.WithParams("a", "b")),
-		projection.MustDirect("math_ops-multiply", func(a, b float64) float64 { return a * b },
-			"Multiply two numbers. Args: a, b (float64). Returns float64.", projection.WithParams("a", "b")),
-		projection.MustDirect("math_ops-stats", stats,
-			"Summary statistics. Args: values ([]float64, not empty). Returns map[string]any with count (int), sum, mean, median, min, max (float64)."),
+		direct("customers-list", s.listCustomers, "List customers, optionally by country and tier.", inListCustomers, outCustomers),
+		direct("customers-get", s.getCustomer, "Get one customer by id. Error if there is no such customer.", inID, outCustomer),
+		direct("customers-search", s.searchCustomers, "Search customers by name or email, case-insensitive.", inQuery, outCustomers),
+		direct("products-list", s.listProducts, "List products, optionally by category, price and stock.", inListProducts, outProducts),
+		direct("products-get", s.getProduct, "Get one product by id. Error if there is no such product.", inID, outProduct),
+		direct("products-search", s.searchProducts, "Search products by name (case-insensitive) or exact category.", inQuery, outProducts),
+		direct("orders-list", s.listOrders, "List orders, optionally of one customer or in one status.", inListOrders, outOrders),
+		direct("orders-get", s.getOrder, "Get one order by id (orders start at 1001). Error if there is no such order.", inOrderID, outOrder),
+		direct("orders-update_status", s.updateOrderStatus, "Change an order's status and return the updated order. Delivered and cancelled orders cannot change.", inUpdateStatus, outOrder),
+		direct("text-word_count", wordCount, "Count the words, unique words (case-insensitive) and characters of a text.", inText, outWordCount),
+		direct("text-slugify", slugify, "Make a URL slug: lower case, runs of other characters become one dash.", inText, outString),
+		direct("text-truncate", truncate, "Cut text to at most length runes, adding an ellipsis when cut.", inTruncate, outString),
+		direct("math_ops-add", func(a, b float64) float64 { return a + b }, "Add two numbers.", inAB, outNumber, projection.WithParams("a", "b")),
+		direct("math_ops-multiply", func(a, b float64) float64 { return a * b }, "Multiply two numbers.", inAB, outNumber, projection.WithParams("a", "b")),
+		direct("math_ops-stats", stats, "Summary statistics of a list of numbers.", inValues, outStats),
 		projection.MustDirect("echo", func(a map[string]any) (any, error) { return a, nil },
 			"Return the arguments unchanged, as map[string]any. Useful to test tool calls."),
 	}
@@ -439,6 +431,11 @@ func (s *Store) Namespace() map[string]projection.ToolProjection {
 		ns[p.Name()] = p
 	}
 	return ns
+}
+
+// direct wraps fn with its schemas.
+func direct(name string, fn any, doc string, in, out json.RawMessage, opts ...projection.DirectOption) *projection.DirectProjection {
+	return projection.MustDirect(name, fn, doc, append(opts, projection.WithSchema(in), projection.WithOutputSchema(out))...)
 }
 
 // Namespace returns the demo tools bound to a fresh Store.

@@ -8,9 +8,13 @@
 // named after its namespace: the tool "math_ops-multiply" (or
 // "math_ops.multiply") is math_ops.Multiply, a tool without namespace lives
 // in package tools, and tools.Call(name, args) calls any tool by name.
-// Tool functions take the keyword arguments as map[string]any and return
-// (any, error). Describe prints this surface as Go declarations for the
-// model's prompt.
+// A tool without schema takes the keyword arguments as map[string]any and
+// returns (any, error); a tool with an input schema (projection.Schemas) is
+// a typed function of a generated argument struct, returning the type of
+// its output schema or any, and also takes a map[string]any (the
+// map form). tools.Decode fills a script struct from an untyped result.
+// Describe (DescribeWith: filtered, with its size) prints this surface as
+// Go declarations for the model's prompt.
 //
 //	res, err := engine.Execute(ctx, `
 //		r, err := math_ops.Multiply(map[string]any{"a": 6, "b": 7})

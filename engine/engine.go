@@ -255,6 +255,7 @@ func (x *execution) interpOptions(surf *surface, imports []string, session bool)
 		TypeCheck:            x.typeCheck,
 		BinMethod:            x.binMethod,
 		OwnedCall:            surf.ownedCall(x, imports),
+		MapForm:              surf.mapForm(x, imports), // typed.go
 		Session:              session,
 	}
 }

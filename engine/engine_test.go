@@ -416,7 +416,7 @@ func TestEngine_Hammer(t *testing.T) {
 
 func TestDescribe(t *testing.T) {
 	d := engine.Describe(mathNS(t))
-	for _, want := range []string{"package math_ops", "func Multiply(args map[string]any) (any, error)", "Multiply a and b.", "package tools", "func Greet(", "func Call(name string, args map[string]any) (any, error)"} {
+	for _, want := range []string{"package math_ops", "func Multiply(args MultiplyArgs) (float64, error)", "Multiply a and b.", "package tools", "func Greet(", "func Call(name string, args map[string]any) (any, error)"} {
 		assert.Contains(t, d, want)
 	}
 	assert.Less(t, strings.Index(d, "package math_ops"), strings.Index(d, "package tools"))

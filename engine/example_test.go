@@ -74,19 +74,23 @@ for {
 
 func ExampleDescribe() {
 	add := projection.MustDirect("math_ops-add", func(a, b float64) float64 { return a + b }, "Add a and b.", projection.WithParams("a", "b"))
-	fmt.Print(engine.Describe(map[string]projection.ToolProjection{add.Name(): add}))
+	ns := map[string]projection.ToolProjection{add.Name(): add}
+	d := engine.DescribeWith(ns, engine.DescribeOptions{Namespaces: []string{"math_ops"}})
+	fmt.Print(d.Text)
+	fmt.Printf("(%d tool, %d bytes, about %d tokens)\n", d.Tools, d.Bytes, d.Tokens)
 	// Output:
 	// package math_ops
 	//
+	// // A typed function also accepts a map[string]any of its arguments, or nil: it
+	// // then returns its result untyped, as any (see tools.Decode).
+	//
 	// // Add calls tool "math_ops-add". Add a and b.
-	// func Add(args map[string]any) (any, error)
+	// func Add(args AddArgs) (float64, error)
 	//
-	// package tools
-	//
-	// // Call calls any tool of the namespace by its name, such as
-	// // "math_ops-multiply".
-	// func Call(name string, args map[string]any) (any, error)
-	//
-	// // Names lists the names of every tool, sorted.
-	// func Names() []string
+	// // AddArgs is the arguments of Add.
+	// type AddArgs struct {
+	// 	A float64 `json:"a"`
+	// 	B float64 `json:"b"`
+	// }
+	// (1 tool, 353 bytes, about 89 tokens)
 }

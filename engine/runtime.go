@@ -149,6 +149,7 @@ func (x *execution) call(p projection.ToolProjection, args map[string]any, owned
 	}
 	if cerr == nil && err == nil {
 		res, err = safeCall(ctx, p, args)
+		res = plainResult(res) // as in the isolated runtime (typed_codec.go)
 	}
 	d := time.Since(start)
 	x.mu.Lock()

@@ -148,7 +148,7 @@ func buildSurface(ns map[string]projection.ToolProjection) *surface {
 		nsName, method := splitName(p)
 		pkg := PackageName(nsName)
 		fn := FuncName(method)
-		if pkg == toolsPackage && (fn == "Call" || fn == "Names" || fn == "Search" && s.search != nil) {
+		if pkg == toolsPackage && (fn == "Call" || fn == "Names" || fn == "Decode" || fn == "Search" && s.search != nil) {
 			continue // reserved for the dynamic API
 		}
 		key := pkg + "." + fn
@@ -242,7 +242,11 @@ func (s *surface) exports(x *execution, imports []string) interp.Exports {
 			var fn kwargsFunc = func(args map[string]any) (any, error) { return x.callTool(tool, args) }
 			syms[f.goName] = reflect.ValueOf(fn)
 		}
+		if tp := s.typed(path); tp != nil {
+			tp.symbols(x, syms) // typed.go
+		}
 		if path == toolsPackage {
+			syms["Decode"] = reflect.ValueOf(decodeInto)
 			syms["Call"] = reflect.ValueOf(func(name string, args map[string]any) (any, error) {
 				p, ok := s.index[name]
 				if !ok {

@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+	"sync"
+
+	"github.com/toolscript/toolscript/internal/schema"
 )
 
 // DirectProjection wraps a Go function as a ToolProjection. Build one with
@@ -19,16 +22,27 @@ type DirectProjection struct {
 	fn     reflect.Value
 	params []string // parameter names, in order; nil for map or struct input
 	in     reflect.Type
+
+	outSchema json.RawMessage // WithOutputSchema
+	inTypes   []reflect.Type  // parameter types of a plain function
+	out       reflect.Type    // the result type, nil for none
+	noArgs    bool            // the function takes no arguments
+	derive    sync.Once       // derives the schemas not given
+	derived   [2]json.RawMessage
 }
 
-var _ SchemaProjection = (*DirectProjection)(nil)
+var (
+	_ SchemaProjection       = (*DirectProjection)(nil)
+	_ OutputSchemaProjection = (*DirectProjection)(nil)
+)
 
 // DirectOption configures NewDirect.
 type DirectOption func(*directConfig)
 
 type directConfig struct {
-	params []string
-	schema json.RawMessage
+	params    []string
+	schema    json.RawMessage
+	outSchema json.RawMessage
 }
 
 // WithParams names the parameters of a plain function such as
@@ -39,9 +53,17 @@ func WithParams(names ...string) DirectOption {
 }
 
 // WithSchema attaches the JSON Schema of the arguments object, returned by
-// Schema. NewDirect checks only that it is valid JSON.
+// Schema instead of the derived one. NewDirect checks only that it is valid
+// JSON.
 func WithSchema(schema json.RawMessage) DirectOption {
 	return func(c *directConfig) { c.schema = schema }
+}
+
+// WithOutputSchema attaches the JSON Schema of the result, returned by
+// OutputSchema instead of the derived one. NewDirect checks only that it is
+// valid JSON.
+func WithOutputSchema(schema json.RawMessage) DirectOption {
+	return func(c *directConfig) { c.outSchema = schema }
 }
 
 var (
@@ -72,7 +94,10 @@ func NewDirect(name string, fn any, doc string, opts ...DirectOption) (*DirectPr
 	if cfg.schema != nil && !json.Valid(cfg.schema) {
 		return nil, fmt.Errorf("%w: tool %q: schema is not valid JSON", ErrInvalidFunc, name)
 	}
-	p := &DirectProjection{name: name, doc: doc, schema: cfg.schema}
+	if cfg.outSchema != nil && !json.Valid(cfg.outSchema) {
+		return nil, fmt.Errorf("%w: tool %q: output schema is not valid JSON", ErrInvalidFunc, name)
+	}
+	p := &DirectProjection{name: name, doc: doc, schema: cfg.schema, outSchema: cfg.outSchema}
 	switch f := fn.(type) {
 	case func(context.Context, map[string]any) (any, error):
 		p.call = f
@@ -148,6 +173,7 @@ func (p *DirectProjection) bindReflect(fn any, params []string) error {
 		for i := range n {
 			types[i] = t.In(first + i)
 		}
+		p.inTypes = types
 		bind = func(args map[string]any, in []reflect.Value) error {
 			for k := range args {
 				if !seen[k] {
@@ -168,6 +194,7 @@ func (p *DirectProjection) bindReflect(fn any, params []string) error {
 			return nil
 		}
 	case n == 0:
+		p.noArgs = true
 		bind = func(args map[string]any, _ []reflect.Value) error {
 			for k := range args {
 				return &ArgumentError{Tool: p.name, Arg: k, Err: fmt.Errorf("unknown argument; the tool takes no arguments")}
@@ -197,6 +224,9 @@ func (p *DirectProjection) bindReflect(fn any, params []string) error {
 		return fmt.Errorf("%w: tool %q: %d positional parameters need names: use projection.WithParams", ErrInvalidFunc, p.name, n)
 	}
 	p.fn = v
+	if hasOut {
+		p.out = t.Out(0)
+	}
 	nin := t.NumIn()
 	p.call = func(ctx context.Context, args map[string]any) (any, error) {
 		in := make([]reflect.Value, nin)
@@ -246,6 +276,48 @@ func (p *DirectProjection) Doc() string { return p.doc }
 
 // Schema returns the JSON Schema given with WithSchema, or nil.
 func (p *DirectProjection) Schema() json.RawMessage { return p.schema }
+
+// InputSchema returns the JSON Schema of the arguments: the one given with
+// WithSchema, else the one derived from the function's parameters (an
+// input struct, the parameters named by WithParams, or none), or nil for a
+// function of the kwargs map or whose types have no schema. Unlike Schema
+// it is not a contract a tool catalogue validates calls against (a
+// derived schema requires every field, the binding does not): the engine
+// types scripts' calls with it (see Schemas).
+func (p *DirectProjection) InputSchema() json.RawMessage {
+	if p.schema != nil {
+		return p.schema
+	}
+	p.derive.Do(p.deriveSchemas)
+	return p.derived[0]
+}
+
+// OutputSchema returns the JSON Schema of the result: the one given with
+// WithOutputSchema, else the one derived from the function's result type,
+// or nil for a function without result, of result type any, or of the
+// kwargs map.
+func (p *DirectProjection) OutputSchema() json.RawMessage {
+	if p.outSchema != nil {
+		return p.outSchema
+	}
+	p.derive.Do(p.deriveSchemas)
+	return p.derived[1]
+}
+
+// deriveSchemas derives the schemas of the function's types, once.
+func (p *DirectProjection) deriveSchemas() {
+	switch {
+	case p.params != nil:
+		p.derived[0], _ = schema.Params(p.params, p.inTypes)
+	case p.in != nil:
+		p.derived[0], _ = schema.For(p.in)
+	case p.noArgs:
+		p.derived[0] = json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`)
+	}
+	if p.out != nil && p.out.Kind() != reflect.Interface {
+		p.derived[1], _ = schema.ForResult(p.out)
+	}
+}
 
 // Params returns the parameter names given with WithParams, or the json
 // names of the input struct's fields, in declaration order; nil for a

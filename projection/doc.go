@@ -6,8 +6,11 @@
 // overhead. [ValidateNamespace] checks that a namespace map is keyed by the
 // names of its projections.
 //
-// The package imports nothing else of toolscript: the engine sees tools only
-// through this interface, and any tool catalogue can produce projections.
+// The package imports nothing else of toolscript but internal/schema, which
+// derives the JSON Schemas of a wrapped function's arguments and result
+// ([DirectProjection.InputSchema], [DirectProjection.OutputSchema]): the engine
+// sees tools only through this interface, and any tool catalogue can
+// produce projections.
 //
 // # Argument binding
 //

@@ -43,6 +43,32 @@ type SchemaProjection interface {
 	Schema() json.RawMessage
 }
 
+// OutputSchemaProjection is implemented by projections that know the JSON
+// Schema of their result. The engine uses it to give scripts a typed
+// result and to describe it; it does not validate results against it.
+type OutputSchemaProjection interface {
+	ToolProjection
+	// OutputSchema returns the JSON Schema of the result, or nil.
+	OutputSchema() json.RawMessage
+}
+
+// Schemas returns the JSON Schemas by which the engine types a tool for
+// scripts: of the arguments (a DirectProjection's InputSchema, else
+// SchemaProjection's Schema) and of the result (OutputSchemaProjection's
+// OutputSchema); nil for none.
+func Schemas(p ToolProjection) (in, out json.RawMessage) {
+	switch sp := p.(type) {
+	case *DirectProjection:
+		in = sp.InputSchema()
+	case SchemaProjection:
+		in = sp.Schema()
+	}
+	if op, ok := p.(OutputSchemaProjection); ok {
+		out = op.OutputSchema()
+	}
+	return in, out
+}
+
 // Namespaced is implemented by projections that know their namespace and
 // method name explicitly, so the engine need not split Name() on a
 // separator. A tool without namespace returns "" from Namespace.

@@ -156,7 +156,22 @@ func TestDirectProjection_Accessors(t *testing.T) {
 	assert.Equal(t, []string{"query", "limit", "tags", "near"}, p.Params())
 	add := projection.MustDirect("add", func(a, b int) int { return a + b }, "", projection.WithParams("a", "b"))
 	assert.Equal(t, []string{"a", "b"}, add.Params())
-	assert.Nil(t, add.Schema())
+	assert.Nil(t, add.Schema(), "only the schema given")
+	in, out := projection.Schemas(add)
+	assert.JSONEq(t, `{"type":"object","properties":{"a":{"type":"integer"},"b":{"type":"integer"}},"required":["a","b"],"additionalProperties":false}`, string(in), "derived from the parameters")
+	assert.JSONEq(t, `{"type":"integer"}`, string(out), "derived from the result type")
+	kw := projection.MustDirect("kw", func(map[string]any) (any, error) { return nil, nil }, "")
+	in, out = projection.Schemas(kw)
+	assert.Nil(t, in, "the kwargs map has no schema")
+	assert.Nil(t, out)
+	given := projection.MustDirect("out", func(in searchArgs) any { return nil }, "", projection.WithOutputSchema([]byte(`{"type":"string"}`)))
+	in, out = projection.Schemas(given)
+	assert.JSONEq(t, `{"type":"string"}`, string(out))
+	assert.Contains(t, string(in), `"query"`, "derived from the input struct")
+	none := projection.MustDirect("none", func() {}, "")
+	in, out = projection.Schemas(none)
+	assert.JSONEq(t, `{"type":"object","properties":{},"additionalProperties":false}`, string(in), "no arguments")
+	assert.Nil(t, out, "no result")
 }
 
 func TestValidateNamespace(t *testing.T) {

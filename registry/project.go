@@ -13,13 +13,19 @@ type projected struct{ t *Tool }
 var (
 	_ projection.SchemaProjection = (*projected)(nil)
 	_ projection.Namespaced       = (*projected)(nil)
+
+	_ projection.OutputSchemaProjection = (*projected)(nil)
 )
 
 func (p *projected) Name() string            { return p.t.Name }
 func (p *projected) Doc() string             { return p.t.Description }
 func (p *projected) Schema() json.RawMessage { return p.t.Parameters }
-func (p *projected) Namespace() string       { return p.t.Namespace }
-func (p *projected) MethodName() string      { return p.t.MethodName }
+
+// OutputSchema is the tool's result schema (Tool.OutputSchema): scripts
+// get a typed result where the engine can express it.
+func (p *projected) OutputSchema() json.RawMessage { return p.t.OutputSchema }
+func (p *projected) Namespace() string             { return p.t.Namespace }
+func (p *projected) MethodName() string            { return p.t.MethodName }
 
 // Call validates args against the tool's schema, applies its timeout and
 // calls it in the calling goroutine (one run at a time for a

@@ -15,6 +15,6 @@ func TestRun(t *testing.T) {
 called shop-list_orders map[status:paid]
 called shop-price map[sku:tea]
 called shop-price map[sku:cup]
-4 functions described
+5 functions described
 `, out.String())
 }

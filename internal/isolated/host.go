@@ -105,6 +105,16 @@ func toolSpecs(ns map[string]projection.ToolProjection) []toolSpec {
 		if rp, ok := p.(projection.Roled); ok {
 			t.Role = rp.Role()
 		}
+		// A schema that is not JSON would fail the whole request: the
+		// worker then sees the map form, as the host's engine would.
+		if in, out := projection.Schemas(p); in != nil || out != nil {
+			if json.Valid(in) {
+				t.Schema = in
+			}
+			if json.Valid(out) {
+				t.OutputSchema = out
+			}
+		}
 		specs = append(specs, t)
 	}
 	sort.Slice(specs, func(i, j int) bool { return specs[i].Name < specs[j].Name })

@@ -70,6 +70,10 @@ type toolSpec struct {
 	Namespace  string `json:"namespace,omitempty"`
 	Method     string `json:"method,omitempty"`
 	Role       string `json:"role,omitempty"` // projection.Roled's Role, "" for a plain tool
+	// The tool's schemas, so that the worker's scripts see the typed
+	// tools the host's would (projection.Schemas).
+	Schema       json.RawMessage `json:"schema,omitempty"`
+	OutputSchema json.RawMessage `json:"output_schema,omitempty"`
 }
 
 // runReply is the value of the run call's result.

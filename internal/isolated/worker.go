@@ -451,6 +451,11 @@ type remoteTool struct {
 func (t *remoteTool) Name() string { return t.spec.Name }
 func (t *remoteTool) Doc() string  { return t.spec.Doc }
 
+// Schema and OutputSchema are the host projection's schemas: the worker's
+// scripts see the same typed tools.
+func (t *remoteTool) Schema() json.RawMessage       { return t.spec.Schema }
+func (t *remoteTool) OutputSchema() json.RawMessage { return t.spec.OutputSchema }
+
 // argsCannotCross is the error of a tool call whose arguments cannot be
 // sent to the host.
 func argsCannotCross(err error) error {

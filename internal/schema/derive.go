@@ -26,6 +26,7 @@ var (
 // node is a derived schema, marshalled with its keys in a fixed order and its
 // properties in declaration order.
 type node struct {
+	Title                string   `json:"title,omitempty"`
 	Type                 string   `json:"type,omitempty"`
 	Format               string   `json:"format,omitempty"`
 	Description          string   `json:"description,omitempty"`
@@ -91,6 +92,21 @@ func For(t reflect.Type) (json.RawMessage, error) {
 	return json.Marshal(n)
 }
 
+// ForResult is For for the type of a tool's result: the schema of each
+// named struct type has its Go name as "title", so that a generated Go
+// type of the result (package engine's typed tools) can take that name.
+func ForResult(t reflect.Type) (json.RawMessage, error) {
+	if t == nil {
+		return nil, fmt.Errorf("%w: nil type", ErrUnsupportedType)
+	}
+	g := deriver{active: map[reflect.Type]bool{}, titles: true}
+	n, err := g.node(t)
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(n)
+}
+
 // Params returns the object schema of a plain function's parameters: one
 // required property per name, in order, with the schema of the matching
 // type. names and types must have the same length.
@@ -112,6 +128,7 @@ func Params(names []string, types []reflect.Type) (json.RawMessage, error) {
 
 type deriver struct {
 	active map[reflect.Type]bool // structs being derived, to refuse recursion
+	titles bool                  // named structs get their name as title
 }
 
 func (g *deriver) node(t reflect.Type) (*node, error) {
@@ -220,7 +237,11 @@ func (g *deriver) object(t reflect.Type) (*node, error) {
 			required = append(required, name)
 		}
 	}
-	return &node{Type: "object", Properties: &ps, Required: required, AdditionalProperties: false}, nil
+	n := &node{Type: "object", Properties: &ps, Required: required, AdditionalProperties: false}
+	if g.titles {
+		n.Title = t.Name()
+	}
+	return n, nil
 }
 
 func cloneWithDescription(n *node, desc string) *node {

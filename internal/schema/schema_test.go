@@ -292,3 +292,22 @@ func BenchmarkSchema_Validate(b *testing.B) {
 		}
 	}
 }
+
+func TestForResult_Titles(t *testing.T) {
+	type Inner struct {
+		N int `json:"n"`
+	}
+	type Outer struct {
+		In   Inner   `json:"in"`
+		List []Inner `json:"list"`
+	}
+	got, err := schema.ForResult(reflect.TypeFor[[]Outer]())
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"type":"array","items":{"title":"Outer","type":"object","properties":{
+		"in":{"title":"Inner","type":"object","properties":{"n":{"type":"integer"}},"required":["n"],"additionalProperties":false},
+		"list":{"type":"array","items":{"title":"Inner","type":"object","properties":{"n":{"type":"integer"}},"required":["n"],"additionalProperties":false}}},
+		"required":["in","list"],"additionalProperties":false}}`, string(got))
+	plain, err := schema.For(reflect.TypeFor[Outer]())
+	require.NoError(t, err)
+	assert.NotContains(t, string(plain), "title", "For gives no titles")
+}

@@ -1352,6 +1352,9 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				}
 
 			case isBinCall(n, sc):
+				if alt := mapForm(sc, n); alt.IsValid() { // toolscript patch 50
+					c0.rval, c0.typ = alt, valueTOf(alt.Type())
+				}
 				err = check.arguments(n, n.child[1:], c0, n.action == aCallSlice)
 				if err != nil {
 					break
@@ -2364,6 +2367,9 @@ func compDefineX(sc *scope, n *node) error {
 		if err != nil {
 			return err
 		}
+		if alt := mapForm(sc, src); alt.IsValid() { // toolscript patch 50
+			funtype = valueTOf(alt.Type())
+		}
 		for funtype.cat == valueT && funtype.val != nil {
 			// Retrieve original interpreter type from a wrapped function.
 			// Struct fields of function types are always wrapped in valueT to ensure
@@ -2899,6 +2905,49 @@ func isMapEntry(n *node) bool {
 func isCall(n *node) bool {
 	return n.action == aCall || n.action == aCallSlice
 }
+
+// mapForm returns the function Options.MapForm gives for the call n, or
+// the zero Value: n must call a symbol of a native package with one
+// argument, of type map[string]any or nil (toolscript patch 50). Before
+// the call is compiled (the global declarations' types), the package and
+// the argument's type are looked up in sc.
+func mapForm(sc *scope, n *node) reflect.Value {
+	hook := n.interp.opt.mapForm
+	if hook == nil || len(n.child) != 2 || n.action == aCallSlice {
+		return reflect.Value{}
+	}
+	c0, arg := n.child[0], n.child[1]
+	if c0.kind != selectorExpr || len(c0.child) != 2 {
+		return reflect.Value{}
+	}
+	pkg := c0.child[0].sym
+	if id := c0.child[0]; pkg == nil && id.kind == identExpr {
+		// An import is declared per file, under its name and the file's.
+		var ok bool
+		if pkg, _, ok = sc.lookup(id.ident); !ok || pkg.typ == nil || pkg.typ.cat != binPkgT {
+			pkg, _, _ = sc.lookup(path.Join(id.ident, path.Base(n.interp.fset.Position(n.pos).Filename)))
+		}
+	}
+	if pkg == nil || pkg.typ == nil || pkg.typ.cat != binPkgT {
+		return reflect.Value{}
+	}
+	at := arg.typ
+	if at == nil && !arg.isNil() {
+		at, _ = nodeType(n.interp, sc, arg)
+	}
+	if !arg.isNil() && (at == nil || at.cat != nilT && (at.incomplete || at.TypeOf() != kwargsMapType)) {
+		return reflect.Value{}
+	}
+	alt := hook(pkg.typ.path, c0.child[1].ident)
+	if !alt.IsValid() || alt.Type() != kwargsFuncType {
+		return reflect.Value{}
+	}
+	return alt
+}
+
+// kwargsMapType is the argument type of toolscript's tool functions
+// (toolscript patch 50).
+var kwargsMapType = reflect.TypeOf(map[string]any(nil))
 
 func isBinCall(n *node, sc *scope) bool {
 	if !isCall(n) || len(n.child) == 0 {

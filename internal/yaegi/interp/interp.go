@@ -194,6 +194,7 @@ type opt struct {
 	printCheck   func([]reflect.Value) // toolscript patch 32
 
 	ownedCall func(pkgPath, name string) func(map[string]any) (any, error) // toolscript patch 34
+	mapForm   func(pkgPath, name string) reflect.Value                      // toolscript patch 50
 }
 
 // Interpreter contains global resources and state.
@@ -417,6 +418,14 @@ type Options struct {
 	// is called instead of the symbol's function, with the map.
 	OwnedCall func(pkgPath, name string) func(map[string]any) (any, error)
 
+	// toolscript patch 50: MapForm, if set, is asked at compile time for
+	// each call of a native package's function, named as package path and
+	// symbol, whose only argument is of type map[string]any or is nil. A
+	// valid result (a function of the tool signature, func(map[string]any)
+	// (any, error)) is called instead, and the call has its type: a typed
+	// tool called with a map of its arguments runs its map form.
+	MapForm func(pkgPath, name string) reflect.Value
+
 	// toolscript patch 24: MakeCheck, if set, is called before make (and
 	// a slice literal) allocates, with the type made (a slice, map or
 	// channel type) and the largest of its size arguments. It panics to
@@ -492,6 +501,7 @@ func New(options Options) *Interpreter {
 	i.opt.session = options.Session       // toolscript patch 47
 	i.opt.printCheck = options.PrintCheck // toolscript patch 32
 	i.opt.ownedCall = options.OwnedCall   // toolscript patch 34
+	i.opt.mapForm = options.MapForm       // toolscript patch 50
 	if options.SourcecodeFilesystem != nil {
 		i.opt.filesystem = options.SourcecodeFilesystem
 	}
