@@ -51,7 +51,8 @@ func Session(code string, cfg Config) (*Program, error) {
 	if err != nil {
 		return nil, err
 	}
-	edits := rewriteLastExpr(fset, file)
+	edits := wrapCompound(fset, file, bodyStart)
+	edits = append(edits, rewriteLastExpr(fset, file)...)
 	edits = append(edits, p.rewrites(skeleton, fset, file)...)
 	// Each edit is of one part: the header (imports), the body (an
 	// insertion at its very end, after a final expression, included), or
@@ -125,4 +126,35 @@ func (p *Program) checkSessionBody(fset *token.FileSet, file *ast.File, bodyStar
 		})
 	}
 	return err
+}
+
+// wrapCompound makes each compound statement at the top level of a
+// session input (if, for, switch, select, a block, a labeled statement)
+// the body of a function literal called in place: the interpreter runs
+// the input's statements at package level, where it takes the variables
+// declared in nested blocks for package variables; inside a function
+// they are the block's own, as in Go. The statement keeps its position
+// (a line directive follows the inserted text). The generated main's
+// body starts at bodyStart.
+func wrapCompound(fset *token.FileSet, file *ast.File, bodyStart int) []edit {
+	var edits []edit
+	for _, d := range file.Decls {
+		fd, ok := d.(*ast.FuncDecl)
+		if !ok || fd.Recv != nil || fd.Name.Name != "main" || fd.Body == nil || fset.Position(fd.Body.Lbrace).Offset != bodyStart-1 {
+			continue
+		}
+		for _, st := range fd.Body.List {
+			switch st.(type) {
+			case *ast.IfStmt, *ast.ForStmt, *ast.RangeStmt, *ast.SwitchStmt, *ast.TypeSwitchStmt,
+				*ast.SelectStmt, *ast.BlockStmt, *ast.LabeledStmt:
+			default:
+				continue
+			}
+			pos := fset.Position(st.Pos())
+			edits = append(edits,
+				edit{off: pos.Offset, text: "func() {" + lineDirective(pos.Line, pos.Column)},
+				edit{off: fset.Position(st.End()).Offset, text: "}();"})
+		}
+	}
+	return edits
 }
