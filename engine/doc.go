@@ -13,6 +13,11 @@
 // a typed function of a generated argument struct, returning the type of
 // its output schema or any, and also takes a map[string]any (the
 // map form). tools.Decode fills a script struct from an untyped result.
+// A namespace entry with projection.RoleSearch gives scripts
+// tools.Search(query), which returns the best matching tools with their
+// signatures; one with projection.RoleWithheld is reachable only through
+// tools.Call. A projection.Gated tool's decision precedes each of its
+// calls, in the host, and is in ToolCall.Decision.
 // Describe (DescribeWith: filtered, with its size) prints this surface as
 // Go declarations for the model's prompt.
 //
