@@ -27,8 +27,8 @@ var sessionGaps = map[string]string{
 // TestSession_Corpus runs every bare script of the corpus as the one
 // input of a session and checks the session gives what the script
 // expects one-shot: its statements run at package level there, which must
-// not change what they do. A script a session refuses (a top-level return
-// or defer, a full program) must say so.
+// not change what they do. A script a session refuses (a full program, a
+// top-level defer) must say so.
 func TestSession_Corpus(t *testing.T) {
 	all, err := scripts.All()
 	require.NoError(t, err)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"sort"
 	"sync"
 	"time"
@@ -253,7 +254,11 @@ func (b *localBackend) newState() *localState {
 	it := interp.New(x.interpOptions(b.surf, paths, true))
 	x.stop = it.Stop
 	it.SetSourceName(scriptFile)
-	if err := it.Use(x.rtExports()); err != nil {
+	rt := x.rtExports()
+	// A return at the top level of an input ends it as os.Exit(0) does
+	// (normalize.Session).
+	rt[rtImportPath+"/rt"]["Exit"] = reflect.ValueOf(x.exit)
+	if err := it.Use(rt); err != nil {
 		panic(err)
 	}
 	if err := it.Use(b.surf.exports(x, paths)); err != nil {

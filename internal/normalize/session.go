@@ -16,9 +16,10 @@ import (
 // helpers; no func main), and Program.Body the statements, rewritten as
 // for a bare script, which the interpreter runs at package level, so the
 // variables they declare at their top level are package variables that
-// later inputs see. A return or defer statement at the top level, which
-// only a function body can hold, is refused, and so is a declaration of
-// main.
+// later inputs see. A return at the top level (outside any function
+// literal) ends the input as main's return ends a script, through the
+// runtime package's Exit(0); a defer there, which only a function body
+// can hold, is refused, and so is a declaration of main.
 //
 // Its rewrites are a bare script's, pinned by the corpus (e.g.
 // scripts/testdata/imports_then_comment.gos); the split and the session's
@@ -44,14 +45,15 @@ func Session(code string, cfg Config) (*Program, error) {
 	if err := p.checkNesting(fset, file); err != nil {
 		return nil, err
 	}
-	if err := p.checkSessionBody(fset, file, bodyStart); err != nil {
+	returns, err := p.checkSessionBody(fset, file, bodyStart)
+	if err != nil {
 		return nil, err
 	}
 	auto, err := p.check(code, fset, file)
 	if err != nil {
 		return nil, err
 	}
-	edits := wrapCompound(fset, file, bodyStart)
+	edits := append(wrapCompound(fset, file, bodyStart), returns...)
 	edits = append(edits, rewriteLastExpr(fset, file)...)
 	edits = append(edits, p.rewrites(skeleton, fset, file)...)
 	// Each edit is of one part: the header (imports), the body (an
@@ -97,18 +99,21 @@ func shift(e edit, off int) edit {
 }
 
 // checkSessionBody refuses what a session input's statements cannot
-// hold at package level (return and defer outside any function literal)
-// and a declaration of main; the generated main's body starts at
-// bodyStart.
-func (p *Program) checkSessionBody(fset *token.FileSet, file *ast.File, bodyStart int) error {
+// hold at package level (defer outside any function literal, a return
+// with values) and a declaration of main, and returns the edits that make
+// each return outside any function literal end the input as main's
+// return ends a script: RuntimeAlias.Exit(0) (the generated main's body
+// starts at bodyStart).
+func (p *Program) checkSessionBody(fset *token.FileSet, file *ast.File, bodyStart int) ([]edit, error) {
 	var err error
+	var edits []edit
 	for _, d := range file.Decls {
 		fd, ok := d.(*ast.FuncDecl)
 		if !ok || fd.Recv != nil || fd.Name.Name != "main" || fd.Body == nil {
 			continue
 		}
 		if fset.Position(fd.Body.Lbrace).Offset != bodyStart-1 {
-			return p.errorAt(Invalid, fset.Position(fd.Pos()), "a session input cannot declare func main: its statements are the program")
+			return nil, p.errorAt(Invalid, fset.Position(fd.Pos()), "a session input cannot declare func main: its statements are the program")
 		}
 		ast.Inspect(fd.Body, func(n ast.Node) bool {
 			if err != nil {
@@ -118,14 +123,18 @@ func (p *Program) checkSessionBody(fset *token.FileSet, file *ast.File, bodyStar
 			case *ast.FuncLit:
 				return false
 			case *ast.ReturnStmt:
-				err = p.errorAt(Invalid, fset.Position(n.Pos()), "a session input cannot return at its top level; put the statements in a function, or use if/else")
+				if len(n.Results) > 0 {
+					err = p.errorAt(Invalid, fset.Position(n.Pos()), "too many return values: the statements of a session input return nothing")
+					break
+				}
+				edits = append(edits, edit{off: fset.Position(n.Pos()).Offset, end: fset.Position(n.End()).Offset, text: RuntimeAlias + ".Exit(0)"})
 			case *ast.DeferStmt:
 				err = p.errorAt(Invalid, fset.Position(n.Pos()), "a session input cannot defer at its top level (no function returns); put the statements in a function")
 			}
 			return true
 		})
 	}
-	return err
+	return edits, err
 }
 
 // wrapCompound makes each compound statement at the top level of a
