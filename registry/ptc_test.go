@@ -120,16 +120,24 @@ func TestPTC_ManyTools(t *testing.T) {
 	assert.Less(t, len(desc), 2000)
 	assert.False(t, strings.Contains(desc, "RefundPayment"))
 
-	out := ptcCall(t, r, map[string]any{"code": `
+	iso, err := engine.NewIsolated(engine.IsolatedConfig{Workers: 1})
+	require.NoError(t, err)
+	defer iso.Close()
+	for name, rt := range map[string]engine.CodeRuntime{"in-process": engine.New(engine.Config{}), "isolated": iso} {
+		t.Run(name, func(t *testing.T) {
+			require.NoError(t, r.EnablePTC(engine.CodeRunner(rt)))
+			out := ptcCall(t, r, map[string]any{"code": `
 hits, err := tools.Search("refund a payment")
 if err != nil {
 	panic(err)
 }
-fmt.Println(hits[0].Name)
+fmt.Println(len(hits), hits[0].Name)
 fmt.Println(hits[0].Signature)
 v, err := tools.Call(hits[0].Name, map[string]any{"payment_id": "p1"})
 fmt.Println(v, err)
 `})
-	assert.Nil(t, out["error"])
-	assert.Equal(t, "payments-refund_payment\npayments.RefundPayment(args map[string]any) (any, error) // args: payment_id string, amount_cents? int\nrefund_payment <nil>\n", out["stdout"])
+			assert.Nil(t, out["error"])
+			assert.Equal(t, "10 payments-refund_payment\npayments.RefundPayment(args map[string]any) (any, error) // args: payment_id string, amount_cents? int\nrefund_payment <nil>\n", out["stdout"])
+		})
+	}
 }
