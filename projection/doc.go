@@ -22,6 +22,15 @@
 // unknown argument name are each an [*ArgumentError] naming the tool and the
 // argument; it matches [ErrBadArgument] with errors.Is.
 //
+// # Host policy
+//
+// Optional interfaces let a tool source shape what a script sees and
+// does: a [Gated] projection's Decide precedes each call (in the host, in
+// both runtimes, recorded in the trace), and a [Roled] entry is the
+// namespace's tool search ([RoleSearch], tools.Search in scripts) or a
+// tool withheld from the surface ([RoleWithheld]). [CodeRunner] lets a
+// tool run scripts on a runtime it does not import.
+//
 // # Concurrency
 //
 // A DirectProjection is immutable after construction and safe for concurrent
