@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"reflect"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -393,6 +394,11 @@ func (st *localState) interpret(prog *program, surf *surface) (CodeResult, <-cha
 	for _, src := range []string{prog.src, prog.body} {
 		compiled, err := compile(x.ctx, it, src)
 		if err != nil {
+			if strings.HasPrefix(err.Error(), internalCompilerError) {
+				// Where the interpreter crashes at package level (see
+				// TestSession_Corpus's sessionGaps), say what helps.
+				err = fmt.Errorf("%w (at the top level of a session input: a definition whose type the interpreter cannot work out there, such as x := f(...) of a generic function f; declare the variable first, var x T, or work in a function)", err)
+			}
 			res := x.compileError(err, prog, surf)
 			x.end(it, running, true)
 			return res, running
@@ -406,6 +412,10 @@ func (st *localState) interpret(prog *program, surf *surface) (CodeResult, <-cha
 	x.end(it, running, finishedFirst)
 	return x.outcome(prog, runErr, finishedFirst), running
 }
+
+// internalCompilerError starts the message of a compile error that is a
+// crash of the interpreter's compiler (see compile).
+const internalCompilerError = "internal compiler error"
 
 // closedChan is a closed channel.
 var closedChan = func() chan struct{} { c := make(chan struct{}); close(c); return c }()

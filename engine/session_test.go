@@ -311,6 +311,12 @@ func TestSession_Adversarial(t *testing.T) {
 			{code: "package main\nfunc main() {}", code_: engine.CodeError, errHas: "package clause"},
 			{code: "x", value: 1},
 		}},
+		{"a generic call in a top-level definition", []step{
+			{code: "s := []int{3, 1, 2}\nm := slices.Max(s)", code_: engine.CodeError, errHas: "declare the variable first"},
+			{code: "var m int\nm = slices.Max(s)\nm", code_: engine.CodeError, errHas: "undefined: s"},
+			{code: "s := []int{3, 1, 2}"},
+			{code: "var m int\nm = slices.Max(s)\nm", value: 3},
+		}},
 		{"a variable that holds itself", []step{
 			{code: "m := map[string]any{}\nm[\"self\"] = m\ns := []any{nil}\ns[0] = s"},
 			{code: "_, ok := m[\"self\"].(map[string]any)\nok", value: true},
