@@ -24,6 +24,7 @@ func TestHelp_EverySubcommand(t *testing.T) {
 		{cmd: "run", flags: []string{"--timeout duration", "--max-tool-calls count", "--json", "--isolated", "--mcp file", "--no-demo"}, text: "Runs a Go script"},
 		{cmd: "describe", flags: []string{"--mcp file", "--no-demo"}, text: "tools"},
 		{cmd: "repl", flags: []string{"--timeout duration", "--max-tool-calls count", "--isolated", "--trace", "--history file", "--mcp file", "--no-demo"}, text: "keeps the state"},
+		{cmd: "serve", flags: []string{"--http address", "--timeout duration", "--max-tool-calls count", "--mcp file", "--no-demo"}, text: "MCP clients"},
 		{cmd: "worker", text: "isolated runtime"},
 		{cmd: "version", text: "Prints the version"},
 	}
