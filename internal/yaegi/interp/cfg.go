@@ -831,6 +831,11 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 						// Skip optimisation for assigned interface.
 						break
 					}
+					if (isEmptyInterface(dest.typ) || dest.typ.cat == errorT) && len(src.typ.methods()) > 0 {
+						// toolscript patch 60: the value keeps its methods
+						// (var x any = T{} lost them: x.(error) failed).
+						break
+					}
 					if dest.action == aGetIndex || dest.action == aStar {
 						// Skip optimization, as it does not work when assigning to a struct field or a dereferenced pointer.
 						break

@@ -210,6 +210,9 @@ type Interpreter struct {
 	// toolscript patch 22: the frames the last panic went through.
 	panicFrames []Frame
 
+	// toolscript patch 61: how fmt's print functions see script types.
+	fmtConvs fmtConverters
+
 	// id is an atomic counter used for run cancellation,
 	// only accessed via runid/stop
 	// Located at start of struct to ensure proper alignment on 32-bit

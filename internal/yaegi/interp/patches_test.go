@@ -1437,3 +1437,76 @@ func TestSessionPackageLevel(t *testing.T) {
 		t.Errorf("Live() = %d after the stop", n)
 	}
 }
+
+// TestInterfaceKeepsMethods checks patches 60 and 62: a script value
+// assigned to an empty interface or to an error keeps its methods, and
+// one returned as an error is still itself (an assertion to its type
+// matches; an error holding a struct compares with nil).
+func TestInterfaceKeepsMethods(t *testing.T) {
+	decls := `type E struct{ code int }
+func (e E) Error() string { return fmt.Sprint("E", e.code) }
+func get() error { return E{5} }`
+	tests := []struct{ body, want string }{
+		{`var x any = E{3}; _, ok := x.(error); fmt.Println(ok)`, "true"},
+		{`var x any; x = E{3}; e, ok := x.(error); fmt.Println(ok, e.Error())`, "true E3"},
+		{`var err error = E{4}; fmt.Println(err == nil, err)`, "false E4"},
+		{`var err error; err = E{6}; fmt.Println(err != nil, err.Error())`, "true E6"},
+		{`err := get(); e, ok := err.(E); fmt.Println(e.code, ok)`, "5 true"},
+		{`err := get(); fmt.Println(err == nil, err)`, "false E5"},
+	}
+	for _, tt := range tests {
+		if got := runOutput(t, goMain(decls, tt.body)); got != tt.want+"\n" {
+			t.Errorf("%s: got %q, want %q", tt.body, got, tt.want)
+		}
+	}
+}
+
+// TestFmtSeesScriptTypes checks patch 61: fmt's print functions call the
+// String and Error methods of script types wherever Go does (call
+// results, slice and map elements, exported struct fields, values in
+// interfaces), %d formats the value, %+v names unexported fields as the
+// script does and %T names script types (each want is go run's output).
+func TestFmtSeesScriptTypes(t *testing.T) {
+	decls := `type Money int
+func (m Money) String() string { return fmt.Sprintf("$%d.%02d", m/100, m%100) }
+type Line struct {
+	Name string
+	Qty  int
+}
+func (l Line) String() string { return fmt.Sprintf("%s x%d", l.Name, l.Qty) }
+type Order struct {
+	ID    int
+	Lines []Line
+	Total Money
+}
+type item struct {
+	name  string
+	Price Money
+}
+type P struct{ n int }
+func (p *P) String() string { return "P" }
+type E struct{ code int }
+func (e E) Error() string { return fmt.Sprint("E", e.code) }
+func mk(n string) Line { return Line{n, 2} }
+func total() Money { return 1234 }`
+	tests := []struct{ body, want string }{
+		{`fmt.Println(mk("cup"), total())`, "cup x2 $12.34"},
+		{`fmt.Printf("%v %s %d\n", total(), total(), total())`, "$12.34 $12.34 1234"},
+		{`var m Money = 250; fmt.Printf("%v %d %5d|%x\n", m, m, m, m)`, "$2.50 250   250|24322e3530"},
+		{`fmt.Println([]Line{{"a", 1}, {"b", 2}}, [2]Money{1, 2})`, "[a x1 b x2] [$0.01 $0.02]"},
+		{`o := Order{1, []Line{{"a", 1}}, 999}; fmt.Printf("%v %+v\n", o, o)`, "{1 [a x1] $9.99} {ID:1 Lines:[a x1] Total:$9.99}"},
+		{`fmt.Println(map[string]Money{"x": 5})`, "map[x:$0.05]"},
+		{`fmt.Printf("%+v %v\n", item{"pen", 250}, &item{"ink", 5})`, "{name:pen Price:$2.50} &{ink $0.05}"},
+		{`xs := []any{Line{"a", 1}, Money(3), 3, nil}; fmt.Println(xs...); fmt.Println(xs)`, "a x1 $0.03 3 <nil>\n[a x1 $0.03 3 <nil>]"},
+		{`fmt.Println(P{1}, &P{1})`, "{1} P"},
+		{`s := fmt.Sprint(mk("z")); fmt.Println(len(s), s)`, "4 z x2"},
+		{`fmt.Printf("%T|%-8T|%T %T %T\n", E{1}, Money(2), []item{}, &item{}, 3)`, "main.E|main.Money|[]main.item *main.item int"},
+		{`var x any = E{3}; fmt.Printf("%T %v %*d %%\n", x, x, 3, 7)`, "main.E E3   7 %"},
+		{`var e error = E{3}; err := fmt.Errorf("w: %w", e); fmt.Println(err, errors.Unwrap(err) != nil)`, "w: E3 true"},
+	}
+	for _, tt := range tests {
+		if got := runOutput(t, goMain(decls, tt.body)); got != tt.want+"\n" {
+			t.Errorf("%s: got %q, want %q", tt.body, got, tt.want)
+		}
+	}
+}

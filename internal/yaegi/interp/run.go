@@ -1827,6 +1827,21 @@ func callBin(n *node) {
 			}
 		}
 	}
+	if start := fmtArgsStart(n); start >= 0 && len(values) == len(child) { // toolscript patch 61
+		errorf := n.child[0].child[1].ident == "Errorf"
+		for i := start; i < len(child); i++ {
+			if errorf && isWrappable(child[i].typ) {
+				continue // %w needs the error itself
+			}
+			if conv := n.interp.fmtConv(child[i].typ, n.action != aCallSlice); conv != nil {
+				raw := genValue(child[i])
+				values[i] = func(f *frame) reflect.Value { return conv(f, raw(f)) }
+			}
+		}
+		if name := n.child[0].child[1].ident; name[len(name)-1] == 'f' {
+			n.interp.fmtTypeVerbs(n, values, child, start-1)
+		}
+	}
 	l := len(values)
 
 	switch {

@@ -274,6 +274,12 @@ func getConcreteValue(val reflect.Value) reflect.Value {
 	if v.Kind() != reflect.Struct {
 		return v
 	}
+	if v.NumField() == 0 || v.Type().Field(0).Name != "IValue" {
+		// toolscript patch 62: a script struct is its own concrete
+		// value (its last valid field was taken: an error of a struct
+		// type returned as error held an int, and x.(E) failed).
+		return v
+	}
 	// Search a concrete value in fields of an emulated interface.
 	for i := v.NumField() - 1; i >= 0; i-- {
 		vv := v.Field(i)

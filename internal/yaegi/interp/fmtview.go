@@ -1,0 +1,575 @@
+package interp
+
+// toolscript patch 61: fmt's print functions see the script's types as Go
+// shows them. A value of a script type is a reflect value of a type
+// without methods whose unexported fields are renamed (X prefix), so fmt
+// missed a String or Error method everywhere but on a direct argument (a
+// call's result, a slice element, a struct field, a map value), printed
+// a struct for %d of a named integer with a String method, printed an
+// interface value the interpreter had wrapped as its internal record,
+// and named unexported fields Xname in %+v. The arguments of fmt's and
+// log's print functions are converted for printing: a value whose method
+// set has Error or String becomes a fmt.Formatter that calls it for the
+// verbs Go calls it for (and formats the value itself for the others), a
+// struct with such a field or with unexported fields becomes a struct of
+// the script's field names, a slice, array or map with such elements a
+// slice or map of converted elements, a pointer to such a value (as an
+// argument) a pointer to its conversion.
+
+import (
+	"fmt"
+	"reflect"
+	"sort"
+	"sync"
+	"unicode"
+	"unicode/utf8"
+	"unsafe"
+)
+
+// fmtPrintArgs gives, for the print functions of fmt and log, the index
+// of the first argument printed.
+var fmtPrintArgs = map[string]map[string]int{
+	"fmt": {
+		"Print": 0, "Println": 0, "Printf": 1, "Sprint": 0, "Sprintln": 0, "Sprintf": 1,
+		"Fprint": 1, "Fprintln": 1, "Fprintf": 2, "Errorf": 1, "Append": 1, "Appendln": 1, "Appendf": 2,
+	},
+	"log": {
+		"Print": 0, "Println": 0, "Printf": 1, "Fatal": 0, "Fatalln": 0, "Fatalf": 1,
+		"Panic": 0, "Panicln": 0, "Panicf": 1,
+	},
+}
+
+// fmtArgsStart returns the index of the first printed argument of the
+// call n of a print function of fmt or log, or -1 for another call.
+func fmtArgsStart(n *node) int {
+	c0 := n.child[0]
+	if c0.kind != selectorExpr || len(c0.child) != 2 {
+		return -1
+	}
+	pkg := c0.child[0]
+	if pkg.sym == nil || pkg.sym.typ == nil || pkg.sym.typ.cat != binPkgT {
+		return -1
+	}
+	start, ok := fmtPrintArgs[pkg.sym.typ.path][c0.child[1].ident]
+	if !ok {
+		return -1
+	}
+	return start
+}
+
+// fmtConvFunc converts a value for printing in the frame of the call.
+type fmtConvFunc func(f *frame, v reflect.Value) reflect.Value
+
+// fmtPrinted is a value printed through its Error or String method.
+type fmtPrinted struct {
+	raw  reflect.Value
+	text func() string
+}
+
+// Format implements fmt.Formatter: fmt calls Error or String for %v
+// (not %#v), %s, %q, %x and %X, and formats the value itself otherwise.
+func (p fmtPrinted) Format(s fmt.State, verb rune) {
+	switch verb {
+	case 'v', 's', 'q', 'x', 'X':
+		if verb != 'v' || !s.Flag('#') {
+			fmt.Fprintf(s, fmt.FormatString(s, verb), p.text())
+			return
+		}
+	}
+	fmt.Fprintf(s, fmt.FormatString(s, verb), p.raw.Interface())
+}
+
+var anyType = reflect.TypeOf((*interface{})(nil)).Elem()
+
+// fmtConverters caches the conversion of each script type, nil for a
+// type printed as it is.
+type fmtConverters struct {
+	sync.Mutex
+	conv map[*itype]*fmtConvEntry
+}
+
+type fmtConvEntry struct {
+	fn fmtConvFunc
+}
+
+// fmtConv returns the conversion of a value of static type t printed as
+// an argument (top) or inside another value, or nil if there is none.
+func (interp *Interpreter) fmtConv(t *itype, top bool) fmtConvFunc {
+	interp.fmtConvs.Lock()
+	defer interp.fmtConvs.Unlock()
+	if interp.fmtConvs.conv == nil {
+		interp.fmtConvs.conv = map[*itype]*fmtConvEntry{}
+	}
+	return interp.fmtConvLocked(t, top)
+}
+
+func (interp *Interpreter) fmtConvLocked(t *itype, top bool) fmtConvFunc {
+	if t == nil {
+		return nil
+	}
+	if t.cat == ptrT {
+		if m := printMethod(t); m != nil {
+			return m
+		}
+		if !top {
+			return nil // fmt prints the address of a nested pointer
+		}
+		ec := interp.fmtConvLocked(t.val, false)
+		if ec == nil {
+			return nil
+		}
+		return func(f *frame, v reflect.Value) reflect.Value {
+			if v.Kind() != reflect.Ptr || v.IsNil() {
+				return v
+			}
+			e := ec(f, v.Elem())
+			p := reflect.New(e.Type())
+			p.Elem().Set(e)
+			return p
+		}
+	}
+	if e, ok := interp.fmtConvs.conv[t]; ok {
+		if e.fn == nil {
+			return nil
+		}
+		return func(f *frame, v reflect.Value) reflect.Value { return e.fn(f, v) }
+	}
+	// A type being converted refers to itself: the entry's function is
+	// read when a value is printed.
+	e := &fmtConvEntry{}
+	interp.fmtConvs.conv[t] = e
+	e.fn = interp.newFmtConv(t)
+	if e.fn == nil {
+		return nil
+	}
+	return e.fn
+}
+
+func (interp *Interpreter) newFmtConv(t *itype) fmtConvFunc {
+	if isInterfaceSrc(t) {
+		return interp.fmtDynamic
+	}
+	if m := printMethod(t); m != nil {
+		return m
+	}
+	switch t.cat {
+	case linkedT:
+		return interp.fmtConvLocked(t.val, false)
+	case arrayT, sliceT, variadicT:
+		ec := interp.fmtConvLocked(t.val, false)
+		if ec == nil {
+			return nil
+		}
+		return func(f *frame, v reflect.Value) reflect.Value {
+			if v.Kind() == reflect.Slice && v.IsNil() {
+				return v
+			}
+			out := make([]interface{}, v.Len())
+			for i := range out {
+				out[i] = ifaceOf(ec(f, v.Index(i)))
+			}
+			return reflect.ValueOf(out)
+		}
+	case mapT:
+		ec := interp.fmtConvLocked(t.val, false)
+		if kc := interp.fmtConvLocked(t.key, false); kc != nil {
+			return fmtMapKeys(kc, ec)
+		}
+		if ec == nil {
+			return nil
+		}
+		return func(f *frame, v reflect.Value) reflect.Value {
+			if v.IsNil() {
+				return v
+			}
+			out := reflect.MakeMapWithSize(reflect.MapOf(v.Type().Key(), anyType), v.Len())
+			for it := v.MapRange(); it.Next(); {
+				out.SetMapIndex(it.Key(), reflect.ValueOf(ifaceOf(ec(f, it.Value()))))
+			}
+			return out
+		}
+	case structT:
+		return interp.fmtStruct(t)
+	}
+	return nil
+}
+
+// fmtMap is a map whose keys are printed through their methods: fmt
+// would order converted keys by their addresses, so the map prints itself
+// in the order of its keys' values, as fmt orders them.
+type fmtMap struct {
+	raw        reflect.Value
+	keys, vals []interface{}
+}
+
+// Format implements fmt.Formatter: map[k:v ...] in the order of the keys.
+func (m fmtMap) Format(s fmt.State, verb rune) {
+	if verb == 'v' && s.Flag('#') || verb == 'T' {
+		fmt.Fprintf(s, fmt.FormatString(s, verb), m.raw.Interface())
+		return
+	}
+	format := fmt.FormatString(s, verb)
+	fmt.Fprint(s, "map[")
+	for i := range m.keys {
+		if i > 0 {
+			fmt.Fprint(s, " ")
+		}
+		fmt.Fprintf(s, format+":"+format, m.keys[i], m.vals[i])
+	}
+	fmt.Fprint(s, "]")
+}
+
+// fmtMapKeys converts a map whose keys need a conversion (kc); the values
+// need ec, or none when it is nil. Keys of a kind fmt orders by value
+// (integers, floats, strings) are supported; another map is printed as
+// it is.
+func fmtMapKeys(kc, ec fmtConvFunc) fmtConvFunc {
+	return func(f *frame, v reflect.Value) reflect.Value {
+		if v.IsNil() {
+			return v
+		}
+		keys := v.MapKeys()
+		less, ok := rawLess(v.Type().Key().Kind())
+		if !ok {
+			return v
+		}
+		sort.Slice(keys, func(i, j int) bool { return less(keys[i], keys[j]) })
+		m := fmtMap{raw: v, keys: make([]interface{}, len(keys)), vals: make([]interface{}, len(keys))}
+		for i, k := range keys {
+			m.keys[i] = ifaceOf(kc(f, k))
+			val := v.MapIndex(k)
+			if ec != nil {
+				val = ec(f, val)
+			}
+			m.vals[i] = ifaceOf(val)
+		}
+		return reflect.ValueOf(m)
+	}
+}
+
+// rawLess orders values of kind k as fmt orders map keys.
+func rawLess(k reflect.Kind) (func(a, b reflect.Value) bool, bool) {
+	switch k {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return func(a, b reflect.Value) bool { return a.Int() < b.Int() }, true
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return func(a, b reflect.Value) bool { return a.Uint() < b.Uint() }, true
+	case reflect.Float32, reflect.Float64:
+		return func(a, b reflect.Value) bool { return a.Float() < b.Float() }, true
+	case reflect.String:
+		return func(a, b reflect.Value) bool { return a.String() < b.String() }, true
+	}
+	return nil, false
+}
+
+// fmtStruct converts a script struct with unexported fields, or with an
+// exported field that needs a conversion, to a struct of the script's
+// field names (fmt reads unexported fields as they are, as Go does).
+func (interp *Interpreter) fmtStruct(t *itype) fmtConvFunc {
+	n := len(t.field)
+	convs := make([]fmtConvFunc, n)
+	needed := false
+	for i, fl := range t.field {
+		if !isExportedName(fl.name) {
+			needed = true
+			continue
+		}
+		if convs[i] = interp.fmtConvLocked(fl.typ, false); convs[i] != nil {
+			needed = true
+		}
+	}
+	if !needed {
+		return nil
+	}
+	var once sync.Once
+	var st reflect.Type
+	return func(f *frame, v reflect.Value) reflect.Value {
+		if v.Kind() != reflect.Struct || v.NumField() != n {
+			return v
+		}
+		once.Do(func() {
+			fields := make([]reflect.StructField, n)
+			for i, fl := range t.field {
+				fields[i] = reflect.StructField{Name: fl.name, Type: v.Type().Field(i).Type}
+				if !isExportedName(fl.name) {
+					fields[i].PkgPath = "main"
+				}
+				if convs[i] != nil {
+					fields[i].Type = anyType
+				}
+			}
+			st = reflect.StructOf(fields)
+		})
+		out := reflect.New(st).Elem()
+		for i := 0; i < n; i++ {
+			dst := out.Field(i)
+			dst = reflect.NewAt(dst.Type(), unsafe.Pointer(dst.UnsafeAddr())).Elem()
+			src := v.Field(i)
+			if convs[i] != nil {
+				if c := convs[i](f, src); c.IsValid() {
+					dst.Set(reflect.ValueOf(ifaceOf(c)))
+				}
+				continue
+			}
+			dst.Set(src)
+		}
+		return out
+	}
+}
+
+// fmtDynamic converts the value of an interface: the interpreter's record
+// of a script value in an interface by the value's own type.
+func (interp *Interpreter) fmtDynamic(f *frame, v reflect.Value) reflect.Value {
+	for v.IsValid() && v.Kind() == reflect.Interface {
+		if v.IsNil() {
+			return v
+		}
+		v = v.Elem()
+	}
+	if !v.IsValid() || !v.CanInterface() {
+		return v
+	}
+	vi, ok := v.Interface().(valueInterface)
+	if !ok {
+		return v
+	}
+	if vi.node == nil || vi.node.typ == nil || !vi.value.IsValid() {
+		return reflect.Zero(anyType) // a nil interface
+	}
+	if isInterfaceSrc(vi.node.typ) {
+		return interp.fmtDynamic(f, vi.value)
+	}
+	if c := interp.fmtConv(vi.node.typ, false); c != nil {
+		return c(f, vi.value)
+	}
+	return vi.value
+}
+
+// printMethod returns the conversion of a type whose method set has a
+// script method Error or String of type func() string.
+func printMethod(t *itype) fmtConvFunc {
+	for _, name := range [...]string{"Error", "String"} {
+		m, index := t.lookupMethod(name)
+		if m == nil || m.typ == nil || len(m.typ.arg) != 0 || len(m.typ.ret) != 1 || m.typ.ret[0].cat != stringT {
+			continue
+		}
+		ptrRecv := m.typ.recv != nil && m.typ.recv.cat == ptrT
+		if ptrRecv && t.cat != ptrT {
+			continue // not in a value's method set
+		}
+		return func(f *frame, v reflect.Value) reflect.Value {
+			if v.Kind() == reflect.Ptr && v.IsNil() {
+				return v
+			}
+			if !v.CanInterface() {
+				return v
+			}
+			nod := *m
+			nod.val = &nod
+			nod.recv = &receiver{val: v, index: index}
+			fn := genFuncValue(&nod)(f)
+			return reflect.ValueOf(fmtPrinted{raw: v, text: func() string {
+				return fn.Call(nil)[0].String()
+			}})
+		}
+	}
+	return nil
+}
+
+// isWrappable tells whether a value of type t may be an error that
+// Errorf's %w wraps: an interface, or a type with an Error method.
+func isWrappable(t *itype) bool {
+	if t == nil || isInterface(t) {
+		return true
+	}
+	m, _ := t.lookupMethod("Error")
+	return m != nil
+}
+
+// ifaceOf is the value of v as an interface{}, nil for the zero Value.
+func ifaceOf(v reflect.Value) interface{} {
+	if !v.IsValid() || !v.CanInterface() {
+		return nil
+	}
+	return v.Interface()
+}
+
+func isExportedName(name string) bool {
+	r, _ := utf8.DecodeRuneInString(name)
+	return unicode.IsUpper(r)
+}
+
+// fmtTypeVerbs makes %T of the printf function call n print the script's
+// names of its types, as Go does: the verb of an argument whose type is
+// a script type (or an interface holding one) becomes %s of the type's
+// name. fmtIdx is the index of the format among the call's arguments.
+func (interp *Interpreter) fmtTypeVerbs(n *node, values []func(*frame) reflect.Value, child []*node, fmtIdx int) {
+	if fmtIdx < 0 || child[fmtIdx].typ == nil {
+		return
+	}
+	if ft := child[fmtIdx].typ.TypeOf(); ft == nil || ft.Kind() != reflect.String {
+		return
+	}
+	format := genValue(child[fmtIdx])
+	var named []bool
+	for k := fmtIdx + 1; k < len(child); k++ {
+		t := child[k].typ
+		if t == nil || (!isInterfaceSrc(t) && !hasScriptName(t, map[*itype]bool{})) {
+			continue
+		}
+		if named == nil {
+			named = make([]bool, len(child)-fmtIdx-1)
+		}
+		named[k-fmtIdx-1] = true
+		raw, prior, arg := genValue(child[k]), values[k], k-fmtIdx-1
+		static := ""
+		if !isInterfaceSrc(t) {
+			static = t.str
+		}
+		values[k] = func(f *frame) reflect.Value {
+			if !typeVerbAt(format(f).String(), arg) {
+				return prior(f)
+			}
+			if static != "" {
+				return reflect.ValueOf(static)
+			}
+			return reflect.ValueOf(dynamicTypeName(raw(f)))
+		}
+	}
+	if named == nil {
+		return
+	}
+	values[fmtIdx] = func(f *frame) reflect.Value {
+		return reflect.ValueOf(rewriteTypeVerbs(format(f).String(), named))
+	}
+}
+
+// hasScriptName tells whether the type t names a type of the script.
+func hasScriptName(t *itype, seen map[*itype]bool) bool {
+	if t == nil || seen[t] {
+		return false
+	}
+	seen[t] = true
+	if t.cat == valueT {
+		return false
+	}
+	if t.name != "" && t.path != "" {
+		return true
+	}
+	switch t.cat {
+	case ptrT, sliceT, arrayT, variadicT, linkedT, chanT:
+		return hasScriptName(t.val, seen)
+	case mapT:
+		return hasScriptName(t.key, seen) || hasScriptName(t.val, seen)
+	case structT:
+		for _, fl := range t.field {
+			if hasScriptName(fl.typ, seen) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// dynamicTypeName is what %T prints for v, an interface's value.
+func dynamicTypeName(v reflect.Value) string {
+	for v.IsValid() && v.Kind() == reflect.Interface {
+		if v.IsNil() {
+			return "<nil>"
+		}
+		v = v.Elem()
+	}
+	if !v.IsValid() {
+		return "<nil>"
+	}
+	if v.CanInterface() {
+		if vi, ok := v.Interface().(valueInterface); ok {
+			if vi.node == nil || vi.node.typ == nil || !vi.value.IsValid() {
+				return "<nil>"
+			}
+			if isInterfaceSrc(vi.node.typ) {
+				return dynamicTypeName(vi.value)
+			}
+			return vi.node.typ.str
+		}
+	}
+	return v.Type().String()
+}
+
+// printfVerbs calls verb for each verb of format that takes an argument,
+// with the argument's index; it returns false (having stopped) for a
+// format with explicit argument indexes.
+func printfVerbs(format string, verb func(at, arg int) bool) bool {
+	arg := 0
+	for i := 0; i < len(format); i++ {
+		if format[i] != '%' {
+			continue
+		}
+		i++
+		for i < len(format) && (format[i] == '#' || format[i] == '0' || format[i] == '+' || format[i] == '-' || format[i] == ' ') {
+			i++
+		}
+		for pass := 0; pass < 2 && i < len(format); pass++ { // width, then precision
+			if pass == 1 {
+				if format[i] != '.' {
+					break
+				}
+				i++
+			}
+			if i < len(format) && format[i] == '*' {
+				arg++
+				i++
+				continue
+			}
+			for i < len(format) && format[i] >= '0' && format[i] <= '9' {
+				i++
+			}
+		}
+		if i >= len(format) {
+			break
+		}
+		if format[i] == '[' {
+			return false
+		}
+		if format[i] == '%' {
+			continue
+		}
+		if !verb(i, arg) {
+			return true
+		}
+		arg++
+	}
+	return true
+}
+
+// typeVerbAt tells whether argument arg of format is printed by %T.
+func typeVerbAt(format string, arg int) bool {
+	found := false
+	printfVerbs(format, func(at, a int) bool {
+		if a == arg {
+			found = format[at] == 'T'
+			return false
+		}
+		return a < arg
+	})
+	return found
+}
+
+// rewriteTypeVerbs replaces the %T verbs of the arguments named marks by
+// %s; a format with explicit argument indexes stays as it is.
+func rewriteTypeVerbs(format string, named []bool) string {
+	var b []byte
+	ok := printfVerbs(format, func(at, a int) bool {
+		if format[at] == 'T' && a < len(named) && named[a] {
+			if b == nil {
+				b = []byte(format)
+			}
+			b[at] = 's'
+		}
+		return true
+	})
+	if !ok || b == nil {
+		return format
+	}
+	return string(b)
+}
