@@ -16,7 +16,7 @@ import (
 
 // TestDifferential runs every corpus script the project says works (its
 // expectation is success: return code 0, no error, no Gap) both through
-// toolscript and as the native Go program the Go toolchain builds of it
+// toolscript, in process and isolated, and as the native Go program the Go toolchain builds of it
 // (internal/difftest: the same demo tools through generated packages),
 // and compares their stdout byte for byte. A script that prints anything
 // else natively is a silent wrong answer of the interpreter (or a script
@@ -54,27 +54,42 @@ func TestDifferential(t *testing.T) {
 	}, progs)
 	require.NoError(t, err)
 	t.Logf("built %d native programs in %v", len(progs), time.Since(start).Round(time.Millisecond))
+	iso, err := engine.NewIsolated(engine.IsolatedConfig{Workers: 2, OS: engine.WorkerLimits{MemoryBytes: 4 << 30}})
+	require.NoError(t, err)
+	t.Cleanup(func() { require.NoError(t, iso.Close()) })
 	for _, s := range works {
 		t.Run(s.Name, func(t *testing.T) {
 			t.Parallel()
-			res, err := engine.Execute(ctx, s.Code, demo.Namespace(), engine.WithTimeout(20*time.Second))
-			require.NoError(t, err)
-			require.Equal(t, 0, res.ReturnCode, "toolscript failed: %s", res.Error)
 			got, err := native.Run(ctx, s.Name)
 			require.NoError(t, err)
 			require.Equal(t, 0, got.ExitCode, "the native program failed:\n%s", got.Stderr)
-			if s.Gap != "" {
-				if got.Stdout == res.Stdout {
-					t.Errorf("%s pins a gap (%s), but toolscript prints what Go prints: the gap is gone; drop the script's Gap line (and its entry in README's known gaps)", s.Name, s.Gap)
+			for _, rt := range []struct {
+				name string
+				exec func() (engine.CodeResult, error)
+			}{
+				{"toolscript", func() (engine.CodeResult, error) {
+					return engine.Execute(ctx, s.Code, demo.Namespace(), engine.WithTimeout(20*time.Second))
+				}},
+				{"toolscript isolated", func() (engine.CodeResult, error) {
+					return iso.Execute(ctx, s.Code, demo.Namespace(), engine.WithTimeout(20*time.Second))
+				}},
+			} {
+				res, err := rt.exec()
+				require.NoError(t, err)
+				require.Equal(t, 0, res.ReturnCode, "%s failed: %s", rt.name, res.Error)
+				if s.Gap != "" {
+					if got.Stdout == res.Stdout {
+						t.Errorf("%s pins a gap (%s), but %s prints what Go prints: the gap is gone; drop the script's Gap line (and its entry in README's known gaps)", s.Name, s.Gap, rt.name)
+					}
+					continue
 				}
-				return
-			}
-			if got.Stdout != res.Stdout {
-				line, a, b := difftest.FirstDiff(res.Stdout, got.Stdout)
-				t.Errorf("%s prints something else under toolscript than as native Go\n"+
-					"first difference at line %d:\n  toolscript: %q\n  native Go:  %q\n"+
-					"--- script ---\n%s\n--- toolscript stdout ---\n%s\n--- native Go stdout ---\n%s",
-					s.Name, line, a, b, s.Code, res.Stdout, got.Stdout)
+				if got.Stdout != res.Stdout {
+					line, a, b := difftest.FirstDiff(res.Stdout, got.Stdout)
+					t.Errorf("%s prints something else under %s than as native Go\n"+
+						"first difference at line %d:\n  %s: %q\n  native Go: %q\n"+
+						"--- script ---\n%s\n--- %s stdout ---\n%s\n--- native Go stdout ---\n%s",
+						s.Name, rt.name, line, rt.name, a, b, s.Code, rt.name, res.Stdout, got.Stdout)
+				}
 			}
 		})
 	}
