@@ -27,6 +27,19 @@ var allowed = map[string]string{
 	"golang.org/x/oauth2":                    "the MCP SDK's HTTP authorization",
 	"golang.org/x/time":                      "the MCP SDK's rate limits",
 	"golang.org/x/sys":                       "CPU feature detection of the MCP SDK's JSON codec (segmentio/asm); the bench runner's terminal too",
+	// NATS: package remote's transport (executions on a fleet of
+	// workers) and the embedded server of toolscript fleet. TestLayers
+	// keeps them out of every other library package.
+	"github.com/nats-io/nats.go":                "the NATS client: package remote's transport",
+	"github.com/nats-io/nkeys":                  "NATS nkey authentication (the client's and the server's)",
+	"github.com/nats-io/nuid":                   "NATS unique ids: execution ids of package remote",
+	"github.com/klauspost/compress":             "the NATS client's and server's compression",
+	"golang.org/x/crypto":                       "nkeys' and the NATS server's cryptography",
+	"github.com/nats-io/nats-server/v2":         "the embedded NATS server of toolscript fleet (and of package remote's tests)",
+	"github.com/nats-io/jwt/v2":                 "the NATS server's account JWTs",
+	"github.com/minio/highwayhash":              "the NATS server's hashing",
+	"github.com/antithesishq/antithesis-sdk-go": "the NATS server's test assertions (a no-op build)",
+	"github.com/google/go-tpm":                  "the NATS server's TPM key store",
 }
 
 // benchOnly are the modules only the benchmark runner (bench/...) may
@@ -199,9 +212,27 @@ func TestLayers(t *testing.T) {
 			}
 		}
 	}
+	// NATS is package remote's alone (and the command's, which starts
+	// workers and a demo server): the engine, the registry, the other
+	// library packages and internal/* never link it, so in-process users
+	// do not either.
+	out, err := exec.Command(goBin, "list", "-f", `{{.ImportPath}} {{join .Deps " "}}`, mod+"...").CombinedOutput()
+	require.NoError(t, err, string(out))
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		pkg, deps, _ := strings.Cut(line, " ")
+		if pkg == mod+"remote" || pkg == mod+"cmd/toolscript" {
+			continue
+		}
+		for _, dep := range strings.Fields(deps) {
+			if strings.HasPrefix(dep, "github.com/nats-io/") {
+				t.Errorf("%s depends on %s: NATS belongs to package remote", pkg, dep)
+				break
+			}
+		}
+	}
 	// The isolated runtime's host side, worker side and protocol are
 	// internal/isolated's: the engine itself speaks no protocol.
-	out, err := exec.Command(goBin, "list", "-f", `{{join .Imports "\n"}}`, mod+"engine").CombinedOutput()
+	out, err = exec.Command(goBin, "list", "-f", `{{join .Imports "\n"}}`, mod+"engine").CombinedOutput()
 	require.NoError(t, err, string(out))
 	for _, imp := range strings.Fields(string(out)) {
 		if imp == mod+"internal/wire" {

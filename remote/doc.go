@@ -1,0 +1,67 @@
+// Package remote runs isolated executions on a fleet of workers through
+// NATS: the script travels, the tools stay where they are registered.
+//
+// A [Runtime] is an engine.CodeRuntime whose Execute sends the script to a
+// queue group of [Worker]s (toolscript worker --nats URL, or NewWorker in a
+// program). The worker that takes it runs it in its own isolated runtime
+// (engine.NewIsolated: a worker child process under the same OS limits as
+// on one machine), with tools that send each call back to the host over
+// request/reply on the execution's own subjects; the host runs the call and
+// replies. Output, value and tool-call trace come back in the result, with
+// the same CodeResult semantics as the local runtimes; values cross in the
+// isolated runtime's encoding (package internal/tagged) and errors keep
+// their types (engine.MarshalError).
+//
+// # Subjects
+//
+// With the prefix P (Config.Prefix, default "toolscript"): executions are
+// requests on P.exec, queue group "workers"; execution ID's own subjects
+// are P.x.ID.claim, .call, .hb and .result (served by the host) and
+// P.x.ID.cancel (served by the worker). Workers are a nats.go/micro
+// service named "toolscript-worker": $SRV.PING, $SRV.INFO and $SRV.STATS
+// find them and report their counts.
+//
+// # Delivery
+//
+//   - An execution runs at most once. A worker that takes a request first
+//     claims the execution from the host (P.x.ID.claim); the host grants
+//     one claim only, and a worker runs the script only after its claim is
+//     granted. A request that no worker claims within
+//     Config.DispatchTimeout (a worker that died after receiving it, or a
+//     lost message) is sent again, so it reaches another worker: an
+//     execution is retried exactly when no worker started it.
+//   - A worker that is busy (Worker's Concurrency executions running)
+//     answers busy, and the host sends the request again after a pause
+//     (up to 100 ms): executions beyond the fleet's capacity wait in their
+//     hosts until a worker is free or their context ends (then the result
+//     is CodeTimeout). No execution is dropped. With no worker at all the
+//     host waits the same way.
+//   - A tool call runs at most once: each carries a call id, and the host
+//     answers a second request with the same id with an error instead of
+//     running the tool again. A lost reply reaches the script as the
+//     call's error (at its deadline); the worker never sends it again.
+//   - After the claim the worker sends a heartbeat every Config.Heartbeat.
+//     A worker silent for Config.MissedHeartbeats beats (it died, or its
+//     network did) ends the execution with CodeCrash and ErrWorkerLost;
+//     the result has the trace of the tool calls the host ran, as the
+//     host recorded them.
+//
+// # Time
+//
+// The execution's timeout (its limits', shortened to its context's
+// deadline) travels in the request; the worker's runtime applies it. A
+// host whose context is cancelled sends a cancel message; the worker
+// stops the script and reports within its grace period, and the host
+// waits for that report at most Config.Grace more. A worker whose
+// heartbeats find no host (no responders, or MissedHeartbeats beats
+// unanswered) abandons the execution.
+//
+// # Size
+//
+// Every message must fit in the server's max_payload (1 MiB by default,
+// nats.Conn.MaxPayload). A request, tool call, tool result or result that
+// does not fit is refused with an error saying so (ErrTooLarge): a tool
+// call's in the script, a result's as the execution's error (CodeLimit).
+// Nothing is cut silently. Keep output bounded (Limits.MaxOutputBytes)
+// below max_payload, or raise max_payload on the server.
+package remote
