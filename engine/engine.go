@@ -255,7 +255,8 @@ func (x *execution) interpOptions(surf *surface, imports []string, session bool)
 		TypeCheck:            x.typeCheck,
 		BinMethod:            x.binMethod,
 		OwnedCall:            surf.ownedCall(x, imports),
-		MapForm:              surf.mapForm(x, imports), // typed.go
+		MapForm:              surf.mapForm(x, imports),    // typed.go
+		DirectCall:           surf.directCall(x, imports), // typed.go
 		Session:              session,
 	}
 }

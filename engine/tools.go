@@ -26,6 +26,8 @@ type surface struct {
 	index  map[string]projection.ToolProjection
 	search projection.ToolProjection // the namespace's RoleSearch entry, nil if none
 	names  []string                  // what tools.Names returns: the plain tools, sorted
+
+	typedSurface // the typed tools, built on first use (typed.go)
 }
 
 // SearchLimit is the number of tools a script's tools.Search returns at

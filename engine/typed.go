@@ -5,8 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"go/constant"
+	"io"
 	"reflect"
 	"strconv"
 	"strings"
@@ -149,10 +149,32 @@ var typedCache struct {
 // maxTypedCache bounds typedCache; past it the cache starts again.
 const maxTypedCache = 256
 
+// typedSurface is a surface's typed packages, looked up once each.
+type typedSurface struct {
+	typedMu   sync.Mutex
+	typedPkgs map[string]*typedPkg // package -> its typed surface or nil
+}
+
 // typed returns the typed surface of package pkg, nil when none of its
 // tools has an input or output schema. It is built once per package and
-// set of schemas (typedCache).
+// set of schemas (typedCache), and looked up once per surface.
 func (s *surface) typed(pkg string) *typedPkg {
+	s.typedMu.Lock()
+	defer s.typedMu.Unlock()
+	if tp, ok := s.typedPkgs[pkg]; ok {
+		return tp
+	}
+	tp := s.lookupTyped(pkg)
+	if s.typedPkgs == nil {
+		s.typedPkgs = map[string]*typedPkg{}
+	}
+	s.typedPkgs[pkg] = tp
+	return tp
+}
+
+// lookupTyped finds or builds the typed surface of package pkg in
+// typedCache.
+func (s *surface) lookupTyped(pkg string) *typedPkg {
 	funcs := s.pkgs[pkg]
 	var key strings.Builder
 	for _, f := range funcs {
@@ -826,11 +848,19 @@ func (tp *typedPkg) symbols(x *execution, syms map[string]reflect.Value) {
 
 // function returns the host function of a typed tool, bound to x.
 func (tf *typedFunc) function(x *execution) reflect.Value {
+	return reflect.MakeFunc(tf.rt, tf.impl(x))
+}
+
+// impl is the implementation of a typed tool's function, bound to x: the
+// body of function's value, and what the interpreter calls directly for
+// a call of the symbol (directCall), without reflect.Value.Call.
+func (tf *typedFunc) impl(x *execution) func([]reflect.Value) []reflect.Value {
 	tool, out := tf.tool, anyType
 	if tf.result != nil {
 		out = tf.result.reflectType()
 	}
-	return reflect.MakeFunc(tf.rt, func(in []reflect.Value) []reflect.Value {
+	plain := isPlainType(out)
+	return func(in []reflect.Value) []reflect.Value {
 		var args map[string]any
 		owned := true
 		if len(in) == 1 {
@@ -851,7 +881,11 @@ func (tf *typedFunc) function(x *execution) reflect.Value {
 			return typedReturn(out, reflect.Value{}, err)
 		}
 		if out == anyType {
-			return typedReturn(out, reflect.ValueOf(&res).Elem(), nil)
+			r := res // only this branch takes an address (an allocation)
+			return typedReturn(out, reflect.ValueOf(&r).Elem(), nil)
+		}
+		if rv := reflect.ValueOf(res); plain && rv.IsValid() && rv.Type() == out {
+			return typedReturn(out, rv, nil) // already of the result type
 		}
 		v := reflect.New(out).Elem()
 		if err := decodeValue(v, res, ""); err != nil {
@@ -859,25 +893,42 @@ func (tf *typedFunc) function(x *execution) reflect.Value {
 				Err: fmt.Errorf("engine: the result does not fit the tool's output schema: %w", err)})
 		}
 		return typedReturn(out, v, nil)
-	})
+	}
 }
 
-// typedReturn is the results of a typed function.
-func typedReturn(out reflect.Type, v reflect.Value, err error) []reflect.Value {
-	if !v.IsValid() {
-		v = reflect.Zero(out)
+// isPlainType reports whether a tool's result of type t can be handed to
+// the script as it is: t holds no struct (whose fields the decoding
+// fills by name) and no interface.
+func isPlainType(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.String, reflect.Int, reflect.Float64, reflect.Bool:
+		return true
+	case reflect.Slice, reflect.Map, reflect.Pointer:
+		return isPlainType(t.Elem())
 	}
-	e := reflect.Zero(errorType)
-	if err != nil {
-		e = reflect.ValueOf(&err).Elem()
-	}
-	return []reflect.Value{v, e}
+	return false
 }
 
-// mapForm returns the interpreter's MapForm hook for an execution whose
-// script imports imports, or nil when it imports no typed tool package: a
-// typed tool called with a map[string]any (or nil) runs its map form.
-func (s *surface) mapForm(x *execution, imports []string) func(pkgPath, name string) reflect.Value {
+// directCall returns the interpreter's DirectCall hook for an execution
+// whose script imports imports, or nil when it imports no typed tool
+// package: a call of a typed tool's function runs its implementation
+// directly.
+func (s *surface) directCall(x *execution, imports []string) func(pkgPath, name string) func([]reflect.Value) []reflect.Value {
+	typed := s.typedImports(imports)
+	if typed == nil {
+		return nil
+	}
+	return func(pkgPath, name string) func([]reflect.Value) []reflect.Value {
+		if tp := typed[pkgPath]; tp != nil && tp.funcs[name] != nil {
+			return tp.funcs[name].impl(x)
+		}
+		return nil
+	}
+}
+
+// typedImports returns the typed surfaces of the tool packages among
+// imports that have typed functions, nil for none.
+func (s *surface) typedImports(imports []string) map[string]*typedPkg {
 	var typed map[string]*typedPkg
 	for _, path := range imports {
 		if _, ok := s.pkgs[path]; !ok {
@@ -890,6 +941,27 @@ func (s *surface) mapForm(x *execution, imports []string) func(pkgPath, name str
 			typed[path] = tp
 		}
 	}
+	return typed
+}
+
+// typedReturn is the results of a typed function.
+func typedReturn(out reflect.Type, v reflect.Value, err error) []reflect.Value {
+	if !v.IsValid() {
+		v = reflect.Zero(out)
+	}
+	e := reflect.Zero(errorType)
+	if err != nil {
+		errv := err // only an error takes an address (an allocation)
+		e = reflect.ValueOf(&errv).Elem()
+	}
+	return []reflect.Value{v, e}
+}
+
+// mapForm returns the interpreter's MapForm hook for an execution whose
+// script imports imports, or nil when it imports no typed tool package: a
+// typed tool called with a map[string]any (or nil) runs its map form.
+func (s *surface) mapForm(x *execution, imports []string) func(pkgPath, name string) reflect.Value {
+	typed := s.typedImports(imports)
 	if typed == nil {
 		return nil
 	}

@@ -22,7 +22,7 @@ func TestHelp_EverySubcommand(t *testing.T) {
 		text  string   // a phrase of what it does
 	}{
 		{cmd: "run", flags: []string{"--timeout duration", "--max-tool-calls count", "--json", "--isolated", "--mcp file", "--no-demo"}, text: "Runs a Go script"},
-		{cmd: "describe", flags: []string{"--mcp file", "--no-demo"}, text: "tools"},
+		{cmd: "describe", flags: []string{"--mcp file", "--no-demo", "--ns string", "--tool string", "--size"}, text: "tools"},
 		{cmd: "repl", flags: []string{"--timeout duration", "--max-tool-calls count", "--isolated", "--trace", "--history file", "--mcp file", "--no-demo"}, text: "keeps the state"},
 		{cmd: "serve", flags: []string{"--http address", "--timeout duration", "--max-tool-calls count", "--mcp file", "--no-demo"}, text: "MCP clients"},
 		{cmd: "worker", text: "isolated runtime"},

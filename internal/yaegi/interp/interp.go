@@ -194,7 +194,9 @@ type opt struct {
 	printCheck   func([]reflect.Value) // toolscript patch 32
 
 	ownedCall func(pkgPath, name string) func(map[string]any) (any, error) // toolscript patch 34
-	mapForm   func(pkgPath, name string) reflect.Value                      // toolscript patch 50
+	mapForm   func(pkgPath, name string) reflect.Value                     // toolscript patch 50
+
+	directCall func(pkgPath, name string) func([]reflect.Value) []reflect.Value // toolscript patch 51
 }
 
 // Interpreter contains global resources and state.
@@ -429,6 +431,14 @@ type Options struct {
 	// tool called with a map of its arguments runs its map form.
 	MapForm func(pkgPath, name string) reflect.Value
 
+	// toolscript patch 51: DirectCall, if set, is asked at compile time
+	// for each call of a native package's function (other than one of the
+	// tool signature), named as package path and symbol; a non-nil result
+	// is called with the call's argument values, already of the
+	// parameters' types, instead of reflect.Value.Call of the symbol, and
+	// returns the results. It must do what the symbol's function does.
+	DirectCall func(pkgPath, name string) func(in []reflect.Value) []reflect.Value
+
 	// toolscript patch 24: MakeCheck, if set, is called before make (and
 	// a slice literal) allocates, with the type made (a slice, map or
 	// channel type) and the largest of its size arguments. It panics to
@@ -505,6 +515,7 @@ func New(options Options) *Interpreter {
 	i.opt.printCheck = options.PrintCheck // toolscript patch 32
 	i.opt.ownedCall = options.OwnedCall   // toolscript patch 34
 	i.opt.mapForm = options.MapForm       // toolscript patch 50
+	i.opt.directCall = options.DirectCall // toolscript patch 51
 	if options.SourcecodeFilesystem != nil {
 		i.opt.filesystem = options.SourcecodeFilesystem
 	}

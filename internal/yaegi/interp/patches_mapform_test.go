@@ -75,3 +75,61 @@ func TestMapForm(t *testing.T) {
 		t.Error("tools.Typed(1) compiled")
 	}
 }
+
+// TestDirectCall checks patch 51: Options.DirectCall is asked, at compile
+// time, for the calls of a native package's functions; its function is
+// called with the argument values instead of the symbol's, in a call
+// statement, an assignment and a go statement, and a function value of
+// the symbol keeps the symbol's function.
+func TestDirectCall(t *testing.T) {
+	type args struct{ N int }
+	calls := make(chan string, 10)
+	sym := func(a args) (int, error) { calls <- "symbol"; return a.N, nil }
+	it := New(Options{DirectCall: func(pkgPath, name string) func([]reflect.Value) []reflect.Value {
+		if pkgPath != "tools" || name != "Typed" {
+			return nil
+		}
+		return func(in []reflect.Value) []reflect.Value {
+			calls <- "direct"
+			n := int(in[0].Field(0).Int()) * 100
+			var err error
+			return []reflect.Value{reflect.ValueOf(n), reflect.ValueOf(&err).Elem()}
+		}
+	}})
+	if err := it.Use(Exports{"tools/./tools": {
+		"Typed": reflect.ValueOf(sym),
+		"Args":  reflect.ValueOf((*args)(nil)),
+	}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := it.Eval(`import "tools"`); err != nil {
+		t.Fatal(err)
+	}
+	v, err := it.Eval(`func f() int {
+	tools.Typed(tools.Args{N: 1})
+	n, _ := tools.Typed(tools.Args{N: 2})
+	g := tools.Typed
+	m, _ := g(tools.Args{N: 3})
+	done := make(chan bool)
+	go func() { tools.Typed(tools.Args{N: 4}); done <- true }()
+	<-done
+	return n + m
+}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, err = it.Eval(`f()`); err != nil {
+		t.Fatal(err)
+	}
+	if v.Int() != 203 {
+		t.Errorf("f() = %d", v.Int())
+	}
+	close(calls)
+	var got []string
+	for c := range calls {
+		got = append(got, c)
+	}
+	if fmt.Sprint(got) != "[direct direct symbol direct]" {
+		t.Errorf("calls: %v", got)
+	}
+}

@@ -1686,6 +1686,25 @@ func ownedCall(n *node) func(map[string]any) (any, error) {
 	return hook(pkg.sym.typ.path, c0.child[1].ident)
 }
 
+// directCall returns the function Options.DirectCall gives for the call
+// n, or nil: n must call a symbol of a native package
+// (toolscript patch 51).
+func directCall(n *node) func([]reflect.Value) []reflect.Value {
+	hook := n.interp.opt.directCall
+	if hook == nil {
+		return nil
+	}
+	c0 := n.child[0]
+	if c0.kind != selectorExpr || len(c0.child) != 2 {
+		return nil
+	}
+	pkg := c0.child[0]
+	if pkg.sym == nil || pkg.sym.typ == nil || pkg.sym.typ.cat != binPkgT {
+		return nil
+	}
+	return hook(pkg.sym.typ.path, c0.child[1].ident)
+}
+
 func callBin(n *node) {
 	tnext := getExec(n.tnext)
 	fnext := getExec(n.fnext)
@@ -1751,6 +1770,10 @@ func callBin(n *node) {
 			r.out[1] = reflect.ValueOf(&r.err).Elem()
 			return r.out[:]
 		}
+	} else if direct := directCall(n); direct != nil { // toolscript patch 51
+		// The host's implementation of the symbol, called with the
+		// argument values, without reflect.Value.Call.
+		callFn = func(_ reflect.Value, in []reflect.Value) []reflect.Value { return direct(in) }
 	}
 
 	for i, c := range child {
