@@ -48,7 +48,8 @@ Usage:
   toolscript describe [flags]     print the tools a script can call
   toolscript repl [flags]         read and run Go statements one at a time, keeping state
   toolscript serve [flags]        serve code mode to MCP clients (stdio, or HTTP: --http ADDR)
-  toolscript worker               (internal) serve as an isolated-runtime worker
+  toolscript worker               (internal) serve as an isolated-runtime worker; --nats URL: a fleet's
+  toolscript fleet [flags]        a NATS server and N workers in one process (run --nats URL FILE)
   toolscript version              print the version
   toolscript help                 print this text
 
@@ -87,7 +88,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case "serve":
 		return serveCmd(ctx, args[1:], stdin, stdout, stderr)
 	case "worker":
-		return workerCmd(args[1:], stdout, stderr)
+		return workerCmd(ctx, args[1:], stdout, stderr)
+	case "fleet":
+		return fleetCmd(ctx, args[1:], stdout, stderr)
 	case "version":
 		return versionCmd(args[1:], stdout, stderr)
 	case "help", "-h", "--help":

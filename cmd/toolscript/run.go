@@ -8,6 +8,7 @@ import (
 	"os"
 
 	"github.com/toolscript/toolscript/engine"
+	"github.com/toolscript/toolscript/remote"
 )
 
 var runHelp = subcommand{
@@ -41,6 +42,8 @@ func runCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	asJSON := fs.Bool("json", false, "print the whole result as JSON instead of the script's output")
 	isolated := fs.Bool("isolated", false, "run the script in a worker process under OS limits (memory, CPU,\nfiles, stack); tools stay in this process")
 	tf := addToolFlags(fs)
+	var nf natsFlags
+	nf.register(fs, "run the script on a worker of the fleet at this NATS URL (see\ntoolscript fleet, toolscript worker --nats); tools stay in this process")
 	pos, err := c.parse(fs, args, stdout, stderr)
 	if err != nil {
 		return exitCodeOf(err)
@@ -75,6 +78,15 @@ func runCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		}
 		defer iso.Close()
 		rt = iso
+	}
+	if *nf.url != "" {
+		nc, err := remote.Connect(*nf.url, "toolscript run", nf.auth)
+		if err != nil {
+			fmt.Fprintf(stderr, "toolscript run: %v\n", err)
+			return exitUsage
+		}
+		defer nc.Close()
+		rt = remote.New(nc, remote.Config{})
 	}
 	res, err := rt.Execute(ctx, code, ns, opts...)
 	if err != nil {
