@@ -40,7 +40,9 @@ type Config struct {
 
 // Runtime is the CodeRuntime whose executions run on the workers that
 // serve its NATS connection's prefix; see the package doc. It is safe
-// for concurrent use. It does not own the connection.
+// for concurrent use. It does not own the connection. WithStdout and
+// WithStderr receive the output when the result arrives, not as the
+// script writes it.
 type Runtime struct {
 	nc  *nats.Conn
 	cfg Config
@@ -182,7 +184,7 @@ func (x *run) dispatch(body []byte) (engine.CodeResult, bool) {
 			return engine.CodeResult{}, false
 		default:
 		}
-		if x.ctx.Err() != nil {
+		if x.ctx.Err() != nil && x.refuseClaims() {
 			return x.notStarted(), true
 		}
 		dctx, cancel := context.WithTimeout(x.ctx, r.cfg.DispatchTimeout)
@@ -213,6 +215,18 @@ func (x *run) dispatch(body []byte) (engine.CodeResult, bool) {
 			// that came with the claim.
 		}
 	}
+}
+
+// refuseClaims makes later claims fail; it reports false when a worker
+// has claimed the execution already.
+func (x *run) refuseClaims() bool {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if x.worker != "" {
+		return false
+	}
+	x.worker = "\x00none"
+	return true
 }
 
 // notStarted is the result of an execution whose context ended before a
