@@ -174,6 +174,12 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 							sc.add(sc.getType("int")) // Add a dummy type to store array shallow copy for range
 							ktyp = sc.getType("int")
 							vtyp = valueTOf(typ.Elem())
+						case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+							reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+							// toolscript patch 63: range over a named integer type.
+							n.anc.gen = rangeInt
+							ktyp = o.typ
+							sc.add(ktyp)
 						}
 					case mapT:
 						n.anc.gen = rangeMap
@@ -198,10 +204,15 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 						sc.add(sc.getType("int")) // Add a dummy type to store array shallow copy for range
 						ktyp = sc.getType("int")
 						vtyp = o.typ.val
-					case intT:
+					case intT, int8T, int16T, int32T, int64T, uintT, uint8T, uint16T, uint32T, uint64T, uintptrT:
+						// toolscript patch 63: range over any integer type,
+						// the index of the operand's type (int for a constant).
 						n.anc.gen = rangeInt
-						sc.add(sc.getType("int"))
-						ktyp = sc.getType("int")
+						ktyp = o.typ
+						if o.typ.untyped {
+							ktyp = sc.getType("int")
+						}
+						sc.add(ktyp)
 					}
 
 					kindex := sc.add(ktyp)

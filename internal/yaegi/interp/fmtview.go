@@ -95,6 +95,9 @@ type fmtConvEntry struct {
 // fmtConv returns the conversion of a value of static type t printed as
 // an argument (top) or inside another value, or nil if there is none.
 func (interp *Interpreter) fmtConv(t *itype, top bool) fmtConvFunc {
+	if t == nil || printedAsIs(t) {
+		return nil // no lookup, no allocation: the common case
+	}
 	interp.fmtConvs.Lock()
 	defer interp.fmtConvs.Unlock()
 	if interp.fmtConvs.conv == nil {
@@ -384,6 +387,19 @@ func isWrappable(t *itype) bool {
 	}
 	m, _ := t.lookupMethod("Error")
 	return m != nil
+}
+
+// printedAsIs tells whether fmt prints a value of type t right as it is:
+// a native type, or a basic type without methods of the script's.
+func printedAsIs(t *itype) bool {
+	switch t.cat {
+	case valueT, nilT, funcT, chanT:
+		return true
+	case boolT, stringT, intT, int8T, int16T, int32T, int64T, uintT, uint8T, uint16T, uint32T, uint64T, uintptrT,
+		float32T, float64T, complex64T, complex128T:
+		return len(t.method) == 0
+	}
+	return false
 }
 
 // ifaceOf is the value of v as an interface{}, nil for the zero Value.

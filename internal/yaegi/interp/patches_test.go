@@ -1510,3 +1510,25 @@ func total() Money { return 1234 }`
 		}
 	}
 }
+
+// TestRangeOverIntegerTypes checks patch 63: range over a value of any
+// integer type, named or not, gives indexes of that type (int for a
+// constant), from 0 up, none for a value <= 0.
+func TestRangeOverIntegerTypes(t *testing.T) {
+	decls := `type ID int64
+type Small uint8`
+	tests := []struct{ body, want string }{
+		{`var n int64 = 3; for i := range n { fmt.Printf("%T %d ", i, i) }`, "int64 0 int64 1 int64 2 "},
+		{`for i := range ID(2) { fmt.Printf("%T %d ", i, i) }`, "main.ID 0 main.ID 1 "},
+		{`for i := range uint8(2) { fmt.Printf("%T %d ", i, i) }`, "uint8 0 uint8 1 "},
+		{`var z uint; for i := range z { fmt.Print(i) }; var m int32 = -2; for range m { fmt.Print("x") }; fmt.Print("none")`, "none"},
+		{`t := 0; for i := range Small(4) { if i == 1 { continue }; t += int(i) }; fmt.Print(t)`, "5"},
+		{`var s uint64; for i := range uint64(5) { if i == 4 { break }; s += i }; fmt.Print(s)`, "6"},
+		{`for i := range 3 { fmt.Printf("%T %d ", i, i) }`, "int 0 int 1 int 2 "},
+	}
+	for _, tt := range tests {
+		if got := runOutput(t, goMain(decls, tt.body)); got != tt.want {
+			t.Errorf("%s: got %q, want %q", tt.body, got, tt.want)
+		}
+	}
+}

@@ -3412,13 +3412,33 @@ func rangeInt(n *node) {
 		}
 		return tnext
 	}
+	if k := ixn.typ.TypeOf().Kind(); k >= reflect.Uint && k <= reflect.Uintptr {
+		// toolscript patch 63: an unsigned index counts from 0 up.
+		n.exec = func(f *frame) bltn {
+			rv := f.data[index0]
+			if rv.Uint()+1 >= f.data[index2].Uint() || f.data[index2].Uint() == 0 {
+				return fnext
+			}
+			rv.SetUint(rv.Uint() + 1)
+			return tnext
+		}
+	}
 
 	// Init sequence
 	next := n.exec
 	index := index0
 	ixn.exec = func(f *frame) bltn {
 		f.data[index2] = value(f) // set max
-		f.data[index].SetInt(-1)  // assing index value
+		if v := f.data[index]; v.CanUint() {
+			// toolscript patch 63: the first step of an unsigned index
+			// is the test of 0 (it cannot start at -1).
+			v.SetUint(0)
+			if mx := f.data[index2].Uint(); mx == 0 {
+				return fnext
+			}
+			return tnext
+		}
+		f.data[index].SetInt(-1) // assing index value
 		return next
 	}
 }
