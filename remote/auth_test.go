@@ -13,7 +13,7 @@ import (
 )
 
 // TestAuth_Nkey: a server that requires an nkey takes a connection with
-// the seed file, and refuses one without.
+// its nkey seed file, and refuses one without.
 func TestAuth_Nkey(t *testing.T) {
 	kp, err := nkeys.CreateUser()
 	require.NoError(t, err)

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -77,7 +78,11 @@ func startWorker(t testing.TB, s *server.Server, cfg WorkerConfig) *testWorker {
 	t.Cleanup(func() {
 		_ = w.Close()
 		nc.Close()
+		pids := iso.WorkerPIDs()
 		require.NoError(t, iso.Close())
+		for _, pid := range pids {
+			assert.Error(t, syscall.Kill(pid, 0), "worker process %d outlived Close", pid)
+		}
 	})
 	return tw
 }

@@ -121,6 +121,9 @@ func (r *Runtime) Execute(ctx context.Context, code string, ns map[string]projec
 	}
 	id := nuid.Next()
 	req := execRequest{ID: id, Code: code, Heartbeat: r.cfg.Heartbeat, Missed: r.cfg.MissedHeartbeats}
+	if dl, ok := ctx.Deadline(); ok {
+		req.Deadline = dl.UnixNano()
+	}
 	req.Limits, _ = json.Marshal(limits)
 	if len(o.Globals) > 0 {
 		if req.Globals, err = tagged.Marshal(o.Globals); err != nil {
@@ -256,11 +259,11 @@ func (x *run) wait(base string) engine.CodeResult {
 			return res
 		case <-done:
 			done = nil
-			why := []byte("cancel")
-			if errors.Is(context.Cause(x.ctx), context.DeadlineExceeded) {
-				why = []byte("deadline")
+			// At the context's deadline the worker stops by itself (the
+			// deadline is in the request); a cancellation it is told.
+			if !errors.Is(x.ctx.Err(), context.DeadlineExceeded) {
+				_ = r.nc.Publish(base+".cancel", nil)
 			}
-			_ = r.nc.Publish(base+".cancel", why)
 			graceEnd = time.After(r.cfg.Grace)
 		case <-graceEnd:
 			return x.lostResult(fmt.Errorf("remote: the worker did not report within the grace period after the execution ended: %w", context.Cause(x.ctx)))

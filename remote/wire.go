@@ -53,7 +53,10 @@ type execRequest struct {
 	// Heartbeat is the interval of the worker's heartbeats; Missed how
 	// many unanswered ones mean the host is gone.
 	Heartbeat time.Duration `json:"hb"`
-	Missed    int           `json:"missed"`
+	// Deadline is the host's context's deadline (Unix nanoseconds), 0
+	// for none: the worker's execution ends at it too.
+	Deadline int64 `json:"deadline,omitempty"`
+	Missed   int   `json:"missed"`
 }
 
 type toolSpec struct {

@@ -188,15 +188,15 @@ func (w *Worker) handle(req micro.Request) {
 
 // execute runs a claimed execution and sends its result.
 func (w *Worker) execute(base string, er *execRequest) {
-	ctx, cancel := context.WithCancelCause(w.ctx)
+	parent := w.ctx
+	if er.Deadline != 0 {
+		var stop context.CancelFunc
+		parent, stop = context.WithDeadline(parent, time.Unix(0, er.Deadline))
+		defer stop()
+	}
+	ctx, cancel := context.WithCancelCause(parent)
 	defer cancel(nil)
-	sub, err := w.nc.Subscribe(base+".cancel", func(m *nats.Msg) {
-		if string(m.Data) == "deadline" {
-			cancel(context.DeadlineExceeded)
-		} else {
-			cancel(context.Canceled)
-		}
-	})
+	sub, err := w.nc.Subscribe(base+".cancel", func(*nats.Msg) { cancel(context.Canceled) })
 	if err == nil {
 		defer func() { _ = sub.Unsubscribe() }()
 	}

@@ -198,6 +198,9 @@ func TestLayers(t *testing.T) {
 		// internal/isolated, so it sits below both, on the wire protocol
 		// alone.
 		"internal/proc": {"projection", "engine", "registry", "executor", "internal/isolated", "demo", "scripts", "cmd", "internal/tagged"},
+		// The fleet runtime is built on the engine's public API; it
+		// needs no tool catalogue.
+		"remote": {"registry", "executor", "demo", "scripts", "cmd", "mcp"},
 		// The differential test's builder serves tests only.
 		"internal/difftest": {"registry", "executor", "scripts", "cmd", "mcp"},
 	}
