@@ -94,6 +94,13 @@ func TestRuntimes_SameResult(t *testing.T) {
 		{"in-process", engine.New(engine.Config{})},
 		{"isolated", iso},
 	}
+	for _, extra := range extraRuntimes {
+		name, rt := extra(t)
+		runtimes = append(runtimes, struct {
+			name string
+			rt   engine.CodeRuntime
+		}{name, rt})
+	}
 	// A timeout on purpose, long enough that the script reaches what it
 	// blocks in (after its output and tool call) on a loaded machine.
 	short := engine.WithTimeout(time.Second)
@@ -168,7 +175,9 @@ func TestRuntimes_SameResult(t *testing.T) {
 				}
 				got = append(got, res)
 			}
-			assert.Equal(t, summary(got[0]), summary(got[1]), "in-process vs isolated")
+			for i := 1; i < len(got); i++ {
+				assert.Equal(t, summary(got[0]), summary(got[i]), "in-process vs %s", runtimes[i].name)
+			}
 		})
 	}
 }
