@@ -49,12 +49,24 @@
 // # Time
 //
 // The execution's timeout (its limits', shortened to its context's
-// deadline) travels in the request; the worker's runtime applies it. A
-// host whose context is cancelled sends a cancel message; the worker
-// stops the script and reports within its grace period, and the host
-// waits for that report at most Config.Grace more. A worker whose
-// heartbeats find no host (no responders, or MissedHeartbeats beats
-// unanswered) abandons the execution.
+// deadline) and the context's deadline travel in the request; the
+// worker's runtime applies them (the result says CodeTimeout and
+// context.DeadlineExceeded, as locally). A host whose context is
+// cancelled sends a cancel message; the worker stops the script and
+// reports within its grace period, and the host waits for that report at
+// most Config.Grace more (past it the result is CodeTimeout with the
+// host's trace). The host's tools get a context that ends with the
+// execution's timeout and when Execute returns. A worker whose heartbeats
+// find no host (no responders, or MissedHeartbeats beats unanswered)
+// abandons the execution.
+//
+// # Tools
+//
+// A gated tool (projection.Gated) is decided in the host, before the
+// call, as locally; a refused call is an error in the script, but the
+// trace's Decision field stays empty on this runtime. Tool values cross
+// twice (host to worker, worker to its isolated process), each time in
+// the isolated runtime's encoding.
 //
 // # Size
 //
