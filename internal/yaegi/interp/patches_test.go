@@ -1532,3 +1532,49 @@ type Small uint8`
 		}
 	}
 }
+
+// TestTypeSwitchScriptError checks patch 64: a type switch on an error a
+// function returned matches the case of its script type, with and
+// without an assigned variable, alone or in a list.
+func TestTypeSwitchScriptError(t *testing.T) {
+	decls := `type NotFound struct{ ID int }
+func (e NotFound) Error() string { return fmt.Sprint("not found ", e.ID) }
+type Temp struct{ msg string }
+func (e *Temp) Error() string { return "temp " + e.msg }
+func find(id int) error {
+	switch id {
+	case 1:
+		return NotFound{ID: 1}
+	case 2:
+		return &Temp{"busy"}
+	case 3:
+		return errors.New("plain")
+	}
+	return nil
+}`
+	body := `for id := 0; id < 4; id++ {
+	err := find(id)
+	switch e := err.(type) {
+	case nil:
+		fmt.Print(id, " ok; ")
+	case NotFound:
+		fmt.Print(id, " id ", e.ID, "; ")
+	case *Temp:
+		fmt.Print(id, " msg ", e.msg, "; ")
+	default:
+		fmt.Print(id, " other ", e, "; ")
+	}
+	switch err.(type) {
+	case NotFound, *Temp:
+		fmt.Print("mine; ")
+	}
+	switch e := err.(type) {
+	case NotFound, *Temp:
+		fmt.Print(e.Error(), "; ")
+	}
+}`
+	want := "0 ok; 1 id 1; mine; not found 1; 2 msg busy; mine; temp busy; 3 other plain; "
+	if got := runOutput(t, goMain(decls, body)); got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}

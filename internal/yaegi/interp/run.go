@@ -671,6 +671,24 @@ func typeAssert(n *node, withResult, withOk bool) {
 	}
 }
 
+// wrappedScriptValue returns the script value that v, an interface value,
+// holds in an interface wrapper (a script error returned as an error),
+// so that a type switch case of its type matches (toolscript patch 64).
+func wrappedScriptValue(v reflect.Value) (reflect.Value, bool) {
+	if !v.IsValid() || v.Kind() != reflect.Interface || v.IsNil() {
+		return reflect.Value{}, false
+	}
+	e := v.Elem()
+	if e.Kind() != reflect.Struct || e.NumField() == 0 || e.Type().Field(0).Name != "IValue" {
+		return reflect.Value{}, false
+	}
+	in := e.Field(0)
+	if in.Kind() == reflect.Interface {
+		in = in.Elem()
+	}
+	return in, in.IsValid()
+}
+
 func canAssertTypes(src, dest reflect.Type) bool {
 	if dest == nil {
 		return false
@@ -3639,6 +3657,7 @@ func _case(n *node) {
 						if ival != nil {
 							stype = strings.ReplaceAll(reflect.TypeOf(ival).String(), " {}", "{}")
 						}
+						inner, wrapped := wrappedScriptValue(srcValue(f)) // toolscript patch 64
 						for _, typ := range types {
 							// TODO(mpl): we should actually use canAssertTypes, but need to find a valid
 							// rtype for typ. Plus we need to refactor with typeAssert().
@@ -3650,6 +3669,9 @@ func _case(n *node) {
 								continue
 							}
 							if stype == typ.id() {
+								return tnext
+							}
+							if wrapped && inner.Type() == typ.TypeOf() { // toolscript patch 64
 								return tnext
 							}
 						}
@@ -3711,6 +3733,10 @@ func _case(n *node) {
 						destValue(f).Set(elem)
 						return tnext
 					}
+					if inner, ok := wrappedScriptValue(v); ok && inner.Type() == rtyp { // toolscript patch 64
+						destValue(f).Set(inner)
+						return tnext
+					}
 					return fnext
 				}
 				if vi, ok := v.Interface().(valueInterface); ok {
@@ -3752,6 +3778,10 @@ func _case(n *node) {
 							return tnext
 						}
 						if typ.cat == valueT && rtyp.Kind() == reflect.Interface && elem.IsValid() && elem.Type().Implements(rtyp) {
+							destValue(f).Set(elem)
+							return tnext
+						}
+						if inner, ok := wrappedScriptValue(val); ok && inner.Type() == rtyp { // toolscript patch 64
 							destValue(f).Set(elem)
 							return tnext
 						}
