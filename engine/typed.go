@@ -24,7 +24,11 @@ import (
 // function encodes its struct into the map of arguments, calls the tool as
 // the map form does, and decodes the result into the result type. The same
 // code runs in both runtimes, on the same values, so a script sees the
-// same typed values in process and in an isolated worker.
+// same typed values in process and in an isolated worker. The interpreter
+// calls a typed function's implementation directly (interp.Options.
+// DirectCall, fork patch 51); a call whose argument is a map[string]any or
+// nil runs the tool's map form instead and has its type (MapForm, patch
+// 50).
 //
 // The generated types, per package, are built once per set of schemas
 // (typedCache) and only for the tool packages a script imports; Describe
