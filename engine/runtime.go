@@ -43,6 +43,11 @@ type execution struct {
 	resultAt   [3]int // line, column, 1 for a final expression
 	traceBytes int64  // what the trace holds, counted as MaxTraceBytes says
 	traceCut   bool   // calls were left out of the trace
+	// An abort in progress (os.Exit, a tripped limit): set before the
+	// context is cancelled, halted once the interpreter is stopped, and
+	// haltCh closed then for the natives waiting for it (awaitHalt).
+	aborting, halted bool
+	haltCh           chan struct{}
 }
 
 // exitSignal is the panic value of os.Exit, and the cause of the
@@ -59,10 +64,19 @@ func (x *execution) fail(cause error) { x.cancel(cause) }
 // recover of the script runs after a tripped limit or os.Exit, on any of
 // its goroutines, so neither can be swallowed.
 func (x *execution) abort(cause error) {
+	x.mu.Lock()
+	x.aborting = true
+	x.mu.Unlock()
 	x.fail(cause)
 	if x.stop != nil {
 		x.stop()
 	}
+	x.mu.Lock()
+	x.halted = true
+	if x.haltCh != nil {
+		close(x.haltCh)
+	}
+	x.mu.Unlock()
 	// What a stopped script prints while it unwinds (fmt prints the
 	// panic of a stopped String method) is not the script's output.
 	x.stdout.freeze()
@@ -87,7 +101,26 @@ func (x *execution) sleep(d time.Duration) {
 	select {
 	case <-t.C:
 	case <-x.ctx.Done():
+		x.awaitHalt()
 	}
+}
+
+// awaitHalt is for a native woken by the end of the execution: when an
+// abort ended it, it returns only once the interpreter is stopped, so the
+// script's next statement does not run (os.Exit in a goroutine while main
+// sleeps: main woke up and printed before the stop reached it).
+func (x *execution) awaitHalt() {
+	x.mu.Lock()
+	if !x.aborting || x.halted {
+		x.mu.Unlock()
+		return
+	}
+	if x.haltCh == nil {
+		x.haltCh = make(chan struct{})
+	}
+	ch := x.haltCh
+	x.mu.Unlock()
+	<-ch
 }
 
 // callTool runs one tool call from the script: limits, trace, panics.

@@ -290,6 +290,7 @@ func (x *execution) reset(ctx context.Context, cancel context.CancelCauseFunc, l
 	x.mu.Lock()
 	x.goPanic = nil
 	x.stops, x.stopped = nil, false
+	x.aborting, x.halted, x.haltCh = false, false, nil
 	x.calls, x.starts = nil, nil
 	x.value, x.hasValue = nil, false
 	x.resultAt, x.traceBytes, x.traceCut = [3]int{}, 0, false
