@@ -206,6 +206,7 @@ type localState struct {
 	size     int64         // of the saved state
 	used     map[string]bool
 	mapTypes bool
+	depth    int // the interpreter's MaxCallDepth, -1 before the first input
 }
 
 func newLocalSession(e *Engine, ns map[string]projection.ToolProjection, limits SessionLimits) (sessionImpl, error) {
@@ -265,7 +266,7 @@ func (b *localBackend) newState() *localState {
 	if err := it.Use(b.surf.exports(x, paths)); err != nil {
 		panic(err)
 	}
-	st := &localState{it: it, x: x, used: map[string]bool{}}
+	st := &localState{it: it, x: x, used: map[string]bool{}, depth: -1}
 	for _, p := range paths {
 		st.used[p] = true
 	}
@@ -328,7 +329,13 @@ func (st *localState) run(ctx context.Context, code string, limits Limits, set *
 		return x.result(CodeError, err), nil
 	}
 	st.use(prog)
-	st.it.SetMaxCallDepth(max(limits.MaxCallDepth, 0))
+	// Set only when it changes: a goroutine an earlier input left running
+	// reads it (the session waits for such goroutines, but not before
+	// the next input starts compiling).
+	if d := max(limits.MaxCallDepth, 0); d != st.depth {
+		st.it.SetMaxCallDepth(d)
+		st.depth = d
+	}
 	watchdog.add(x)
 	res, running := st.interpret(prog, surf)
 	watchdog.remove(x)

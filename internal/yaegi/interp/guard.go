@@ -43,10 +43,8 @@ func (interp *Interpreter) failIfStopped(f *frame, out []reflect.Value) {
 // kept the script's deferred functions from recovering) ends the
 // goroutine instead of the process.
 func (interp *Interpreter) goroutine(id uint64, fn func()) {
-	running.Add(1)        // toolscript patch 23
 	defer running.Add(-1) // toolscript patch 23
-	// toolscript patch 47: counted for the interpreter too.
-	interp.live.Add(1)
+	// toolscript patch 47: counted for the interpreter too, from goStart.
 	defer interp.live.Add(-1)
 	defer func() {
 		if interp.runid() == id {
@@ -55,6 +53,15 @@ func (interp *Interpreter) goroutine(id uint64, fn func()) {
 		_ = recover()
 	}()
 	fn()
+}
+
+// goStart counts the goroutine of a go statement before it starts
+// (toolscript patch 47; patch 23's count too), so a session that waits
+// for Live to reach zero cannot miss one that has not run yet; goroutine
+// uncounts it when it ends.
+func (interp *Interpreter) goStart() {
+	running.Add(1)
+	interp.live.Add(1)
 }
 
 // running counts the goroutines of this process in interpreted code

@@ -1567,6 +1567,7 @@ func call(n *node) {
 					// whole process died.
 					panic(errors.New("go of nil func value"))
 				}
+				n.interp.goStart()                                     // toolscript patch 47
 				go n.interp.goroutine(f.runid(), func() { callf(in) }) // toolscript patch 30
 				return tnext
 			}
@@ -1643,6 +1644,7 @@ func call(n *node) {
 
 		// Execute function body
 		if goroutine {
+			n.interp.goStart()                                                                   // toolscript patch 47
 			go n.interp.goroutine(nf.runid(), func() { runCfg(def.child[3].start, nf, def, n) }) // toolscript patch 30
 			return tnext
 		}
@@ -2412,7 +2414,7 @@ func getFunc(n *node) {
 			}
 
 			// Interpreter code execution.
-			runCallback(n.child[3].start, fr2, n, n) // toolscript patch 23: counted by Running
+			runCallback(n.child[3].start, fr2, n, n)       // toolscript patch 23: counted by Running
 			n.interp.failIfStopped(fr2, fr2.data[:numRet]) // toolscript patch 30
 
 			// toolscript patch 20: give the slot back its earlier value
