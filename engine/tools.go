@@ -2,11 +2,9 @@ package engine
 
 import (
 	"fmt"
-	"go/token"
 	"reflect"
 	"sort"
 	"strings"
-	"unicode"
 
 	"github.com/toolscript/toolscript/internal/yaegi/interp"
 
@@ -66,57 +64,14 @@ func splitName(p projection.ToolProjection) (ns, method string) {
 // tools of namespace ns: ns with every character that cannot appear in a
 // Go identifier replaced by "_", "tools" for the empty namespace, and
 // "ns" followed by the underscores for a namespace of underscores only
-// (the blank identifier cannot name a package).
-func PackageName(ns string) string {
-	if ns == "" {
-		return toolsPackage
-	}
-	var b strings.Builder
-	for i, r := range ns {
-		switch {
-		case r == '_' || unicode.IsLetter(r) && r < unicode.MaxASCII || unicode.IsDigit(r) && r < unicode.MaxASCII && i > 0:
-			b.WriteRune(unicode.ToLower(r))
-		case unicode.IsDigit(r):
-			b.WriteString("_")
-			b.WriteRune(r)
-		default:
-			b.WriteString("_")
-		}
-	}
-	s := b.String()
-	if token.IsKeyword(s) {
-		s += "_"
-	}
-	if strings.Trim(s, "_") == "" {
-		s = "ns" + s
-	}
-	return s
-}
+// (the blank identifier cannot name a package). It is
+// projection.GoPackageName.
+func PackageName(ns string) string { return projection.GoPackageName(ns) }
 
 // FuncName returns the exported Go identifier of a tool's method name:
-// "get_user_info" -> "GetUserInfo", "multiply" -> "Multiply".
-func FuncName(method string) string {
-	var b strings.Builder
-	upper := true
-	for _, r := range method {
-		if !(unicode.IsLetter(r) || unicode.IsDigit(r)) || r >= unicode.MaxASCII {
-			upper = true
-			continue
-		}
-		if b.Len() == 0 && unicode.IsDigit(r) {
-			b.WriteString("T")
-		}
-		if upper {
-			r = unicode.ToUpper(r)
-			upper = false
-		}
-		b.WriteRune(r)
-	}
-	if b.Len() == 0 {
-		return "Tool"
-	}
-	return b.String()
-}
+// "get_user_info" -> "GetUserInfo", "multiply" -> "Multiply". It is
+// projection.GoFuncName.
+func FuncName(method string) string { return projection.GoFuncName(method) }
 
 // buildSurface groups a namespace into script packages. Two tools whose
 // names map to the same function keep the first by name; the other stays

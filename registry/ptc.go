@@ -155,7 +155,7 @@ func (r *Registry) ptcDescription(tools []*Tool, limit int) string {
 		if t.Name == PTCToolName && t.Namespace == "" {
 			continue
 		}
-		pkg := goPackageName(t.Namespace)
+		pkg := projection.GoPackageName(t.Namespace)
 		if _, ok := byPkg[pkg]; !ok {
 			pkgs = append(pkgs, pkg)
 		}

@@ -2,12 +2,13 @@ package registry
 
 import (
 	"encoding/json"
-	"go/token"
 	"math"
 	"sort"
 	"strings"
 	"sync"
 	"unicode"
+
+	"github.com/toolscript/toolscript/projection"
 )
 
 // SearchHit is one tool found by Registry.Search.
@@ -435,9 +436,9 @@ func Signature(t *Tool) string {
 		method = t.Name
 	}
 	var b strings.Builder
-	b.WriteString(goPackageName(ns))
+	b.WriteString(projection.GoPackageName(ns))
 	b.WriteString(".")
-	b.WriteString(goFuncName(method))
+	b.WriteString(projection.GoFuncName(method))
 	b.WriteString("(args map[string]any) (any, error)")
 	if args := schemaArgs(t.Parameters); len(args) > 0 {
 		b.WriteString(" // args: ")
@@ -452,58 +453,6 @@ func Signature(t *Tool) string {
 			b.WriteString(" ")
 			b.WriteString(a.typ)
 		}
-	}
-	return b.String()
-}
-
-// goPackageName is engine.PackageName, which the registry cannot import
-// (TestSignature_MatchesEngine keeps them equal).
-func goPackageName(ns string) string {
-	if ns == "" {
-		return "tools"
-	}
-	var b strings.Builder
-	for i, r := range ns {
-		switch {
-		case r == '_' || unicode.IsLetter(r) && r < unicode.MaxASCII || unicode.IsDigit(r) && r < unicode.MaxASCII && i > 0:
-			b.WriteRune(unicode.ToLower(r))
-		case unicode.IsDigit(r):
-			b.WriteString("_")
-			b.WriteRune(r)
-		default:
-			b.WriteString("_")
-		}
-	}
-	s := b.String()
-	if token.IsKeyword(s) {
-		s += "_"
-	}
-	if strings.Trim(s, "_") == "" {
-		s = "ns" + s
-	}
-	return s
-}
-
-// goFuncName is engine.FuncName (see goPackageName).
-func goFuncName(method string) string {
-	var b strings.Builder
-	upper := true
-	for _, r := range method {
-		if !(unicode.IsLetter(r) || unicode.IsDigit(r)) || r >= unicode.MaxASCII {
-			upper = true
-			continue
-		}
-		if b.Len() == 0 && unicode.IsDigit(r) {
-			b.WriteString("T")
-		}
-		if upper {
-			r = unicode.ToUpper(r)
-			upper = false
-		}
-		b.WriteRune(r)
-	}
-	if b.Len() == 0 {
-		return "Tool"
 	}
 	return b.String()
 }

@@ -165,9 +165,9 @@ func TestSearch_Basics(t *testing.T) {
 	})
 }
 
-// TestSignature_MatchesEngine keeps the registry's copy of the engine's
-// naming (which it cannot import) equal to engine.PackageName and
-// engine.FuncName.
+// TestSignature_MatchesEngine checks that the registry's signatures name
+// packages and functions as scripts see them (engine.PackageName and
+// engine.FuncName; both use projection's naming).
 func TestSignature_MatchesEngine(t *testing.T) {
 	for _, ns := range []string{"", "math_ops", "a-b", "x.y", "go", "_", "__", "2fa", "café", "Mixed"} {
 		tool := &registry.Tool{Name: "t", Namespace: ns, MethodName: "get_user_info"}
