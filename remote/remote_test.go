@@ -492,6 +492,7 @@ func TestDuplicateCall(t *testing.T) {
 	sub, err := nc.Subscribe(base+".*", func(m *nats.Msg) { x.serve(base, m) })
 	require.NoError(t, err)
 	defer sub.Unsubscribe()
+	require.NoError(t, nc.Flush())
 	other := connect(t, s)
 	send := func() callReply {
 		msg := nats.NewMsg(base + ".call")

@@ -106,6 +106,12 @@ func NewWorker(nc *nats.Conn, cfg WorkerConfig) (*Worker, error) {
 		return nil, fmt.Errorf("remote: %w", err)
 	}
 	w.svc = svc
+	// The server knows the worker's subscriptions when NewWorker returns.
+	if err := nc.Flush(); err != nil {
+		_ = svc.Stop()
+		w.cancel()
+		return nil, fmt.Errorf("remote: %w", err)
+	}
 	return w, nil
 }
 
