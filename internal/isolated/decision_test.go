@@ -24,7 +24,7 @@ func TestAddDecisions(t *testing.T) {
 		{Name: "deny"},
 		{Name: "ask"},
 	}
-	addDecisions(calls, host, map[int]bool{0: true})
+	addDecisions(calls, host, []bool{0: true, 4: false})
 	var got []string
 	for _, c := range calls {
 		got = append(got, c.Name+":"+c.Decision)

@@ -448,7 +448,7 @@ func (r *hostRun) finish(f wire.Frame) Result {
 			byFrame[id] = i
 		}
 		var err error
-		decided := map[int]bool{}
+		decided := make([]bool, len(r.calls))
 		calls, err = parseTrace(r.traceMsg, reply.Trace, func(frame uint64, tc *Call) {
 			if i, ok := byFrame[frame]; ok {
 				tc.Args, tc.Decision = r.calls[i].Args, r.calls[i].Decision
@@ -504,20 +504,27 @@ func (r *hostRun) finish(f wire.Frame) Result {
 
 // addDecisions gives the entries of the worker's trace that name no frame
 // (their arguments are in the entry) the decisions of the host's calls
-// that no entry named, matched by tool name in the order the calls
-// started.
-func addDecisions(calls, host []Call, decided map[int]bool) {
-	next := 0
+// that no entry named (decided[j] false), matched by tool name in the
+// order the calls started. Only the host's calls with a decision are
+// matched, so a trace of plain tools costs one pass.
+func addDecisions(calls, host []Call, decided []bool) {
+	var pending []int // host calls with a decision that no entry has yet
+	for j := range host {
+		if host[j].Decision != "" && !decided[j] {
+			pending = append(pending, j)
+		}
+	}
 	for k := range calls {
+		if len(pending) == 0 {
+			return
+		}
 		if calls[k].Decision != "" {
 			continue
 		}
-		for j := next; j < len(host); j++ {
-			if !decided[j] && host[j].Decision != "" && host[j].Name == calls[k].Name {
-				calls[k].Decision, decided[j] = host[j].Decision, true
-				if j == next {
-					next++
-				}
+		for p, j := range pending {
+			if host[j].Name == calls[k].Name {
+				calls[k].Decision = host[j].Decision
+				pending = append(pending[:p], pending[p+1:]...)
 				break
 			}
 		}
