@@ -200,7 +200,7 @@ func (s *surface) exports(x *execution, imports []string) interp.Exports {
 			syms[f.goName] = reflect.ValueOf(fn)
 		}
 		if tp := s.typed(path); tp != nil {
-			tp.symbols(x, syms) // typed.go
+			tp.symbols(s, x, syms) // typed.go
 		}
 		if path == toolsPackage {
 			syms["Decode"] = reflect.ValueOf(decodeInto)

@@ -123,7 +123,11 @@ func (t *gtype) goString() string {
 	return "any"
 }
 
-// typedFunc is a typed tool: its argument and result types.
+// typedFunc is a typed tool: its argument and result types. It is
+// cached across surfaces with the same tool names and schemas
+// (typedCache), so tool is only the projection it was generated from:
+// calls go to the projection of the execution's own namespace
+// (surface.current), never to it.
 type typedFunc struct {
 	goName string
 	tool   projection.ToolProjection
@@ -835,9 +839,18 @@ func funcType(tf *typedFunc) reflect.Type {
 	return reflect.FuncOf(in, []reflect.Type{out, errorType}, false)
 }
 
-// typedSymbols adds the typed functions, types and constants of tp,
-// bound to the execution x, to a package's symbols.
-func (tp *typedPkg) symbols(x *execution, syms map[string]reflect.Value) {
+// current is the projection of the surface's own namespace that a typed
+// function of the cache calls: the one of its name.
+func (s *surface) current(tf *typedFunc) projection.ToolProjection {
+	if p, ok := s.index[tf.tool.Name()]; ok {
+		return p
+	}
+	panic("engine: a typed tool that is not in its surface's namespace: " + tf.tool.Name())
+}
+
+// symbols adds the typed functions, types and constants of tp, bound to
+// the execution x and the tools of surface s, to a package's symbols.
+func (tp *typedPkg) symbols(s *surface, x *execution, syms map[string]reflect.Value) {
 	for _, t := range tp.decls {
 		rt := t.reflectType()
 		syms[t.name] = reflect.Zero(reflect.PointerTo(rt))
@@ -846,20 +859,21 @@ func (tp *typedPkg) symbols(x *execution, syms map[string]reflect.Value) {
 		}
 	}
 	for name, tf := range tp.funcs {
-		syms[name] = tf.function(x)
+		syms[name] = tf.function(x, s.current(tf))
 	}
 }
 
-// function returns the host function of a typed tool, bound to x.
-func (tf *typedFunc) function(x *execution) reflect.Value {
-	return reflect.MakeFunc(tf.rt, tf.impl(x))
+// function returns the host function of a typed tool, bound to x and
+// calling tool.
+func (tf *typedFunc) function(x *execution, tool projection.ToolProjection) reflect.Value {
+	return reflect.MakeFunc(tf.rt, tf.impl(x, tool))
 }
 
 // impl is the implementation of a typed tool's function, bound to x: the
 // body of function's value, and what the interpreter calls directly for
 // a call of the symbol (directCall), without reflect.Value.Call.
-func (tf *typedFunc) impl(x *execution) func([]reflect.Value) []reflect.Value {
-	tool, out := tf.tool, anyType
+func (tf *typedFunc) impl(x *execution, tool projection.ToolProjection) func([]reflect.Value) []reflect.Value {
+	out := anyType
 	if tf.result != nil {
 		out = tf.result.reflectType()
 	}
@@ -924,7 +938,7 @@ func (s *surface) directCall(x *execution, imports []string) func(pkgPath, name 
 	}
 	return func(pkgPath, name string) func([]reflect.Value) []reflect.Value {
 		if tp := typed[pkgPath]; tp != nil && tp.funcs[name] != nil {
-			return tp.funcs[name].impl(x)
+			return tp.funcs[name].impl(x, s.current(tp.funcs[name]))
 		}
 		return nil
 	}
@@ -978,7 +992,7 @@ func (s *surface) mapForm(x *execution, imports []string) func(pkgPath, name str
 		if tf == nil {
 			return reflect.Value{}
 		}
-		tool := tf.tool
+		tool := s.current(tf)
 		var fn kwargsFunc = func(args map[string]any) (any, error) { return x.callTool(tool, args) }
 		return reflect.ValueOf(fn)
 	}
