@@ -23,7 +23,21 @@ import (
 // the corpus's format states no value, so the engine's tests check the
 // value of a script like scripts/testdata/final_expression_value.gos.
 func rewriteLastExpr(fset *token.FileSet, file *ast.File) []edit {
-	var edits []edit
+	es := finalExpr(file)
+	if es == nil {
+		return nil
+	}
+	pos := fset.Position(es.Pos())
+	return []edit{
+		{off: pos.Offset, text: fmt.Sprintf("%s.SetResult(%s.ResultAt(%d, %d, true, ", RuntimeAlias, RuntimeAlias, pos.Line, pos.Column)},
+		{off: fset.Position(es.End()).Offset, text: "))"},
+	}
+}
+
+// finalExpr returns the final statement of func main when it is an
+// expression statement other than a call (the value of a bare script),
+// nil otherwise.
+func finalExpr(file *ast.File) *ast.ExprStmt {
 	for _, d := range file.Decls {
 		fd, ok := d.(*ast.FuncDecl)
 		if !ok || fd.Name.Name != "main" || fd.Recv != nil || len(fd.Body.List) == 0 {
@@ -36,10 +50,7 @@ func rewriteLastExpr(fset *token.FileSet, file *ast.File) []edit {
 		if _, isCall := es.X.(*ast.CallExpr); isCall {
 			continue
 		}
-		pos := fset.Position(es.Pos())
-		edits = append(edits,
-			edit{off: pos.Offset, text: fmt.Sprintf("%s.SetResult(%s.ResultAt(%d, %d, true, ", RuntimeAlias, RuntimeAlias, pos.Line, pos.Column)},
-			edit{off: fset.Position(es.End()).Offset, text: "))"})
+		return es
 	}
-	return edits
+	return nil
 }

@@ -26,22 +26,11 @@ import (
 // difftest_test.go), e.g. scripts/testdata/final_expression_value.gos
 // (a final expression) and scripts/testdata/result_helper.gos (result).
 func nativeLastExpr(fset *token.FileSet, file *ast.File) []edit {
-	var edits []edit
-	for _, d := range file.Decls {
-		fd, ok := d.(*ast.FuncDecl)
-		if !ok || fd.Name.Name != "main" || fd.Recv != nil || len(fd.Body.List) == 0 {
-			continue
-		}
-		es, ok := fd.Body.List[len(fd.Body.List)-1].(*ast.ExprStmt)
-		if !ok {
-			continue
-		}
-		if _, isCall := es.X.(*ast.CallExpr); isCall {
-			continue
-		}
-		edits = append(edits, edit{off: fset.Position(es.Pos()).Offset, text: "_ = "})
+	es := finalExpr(file)
+	if es == nil {
+		return nil
 	}
-	return edits
+	return []edit{{off: fset.Position(es.Pos()).Offset, text: "_ = "}}
 }
 
 // nativeTrailer is the trailer of native mode: result(v) that does
