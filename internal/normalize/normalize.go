@@ -165,6 +165,20 @@ func (p *Program) file(code string, fset *token.FileSet, file *ast.File) (*Progr
 	return p, nil
 }
 
+// parseSkeleton parses a generated file around the model's code and
+// checks its nesting.
+func (p *Program) parseSkeleton(skeleton string) (*token.FileSet, *ast.File, error) {
+	fset := token.NewFileSet()
+	file, err := parser.ParseFile(fset, File, skeleton, parser.SkipObjectResolution)
+	if err != nil {
+		return nil, nil, p.syntaxError(err)
+	}
+	if err := p.checkNesting(fset, file); err != nil {
+		return nil, nil, err
+	}
+	return fset, file, nil
+}
+
 // bare normalises bare statements: they become the body of func main
 // (wrapBare), and the value of a final expression is the result
 // (rewriteLastExpr).
@@ -175,12 +189,8 @@ func (p *Program) bare(code string) (*Program, error) {
 	}
 	// Parse the assembled file once to check imports, find auto-imports and
 	// the final expression.
-	fset := token.NewFileSet()
-	file, err := parser.ParseFile(fset, File, skeleton, parser.SkipObjectResolution)
+	fset, file, err := p.parseSkeleton(skeleton)
 	if err != nil {
-		return nil, p.syntaxError(err)
-	}
-	if err := p.checkNesting(fset, file); err != nil {
 		return nil, err
 	}
 	auto, err := p.check(code, fset, file)

@@ -2,7 +2,6 @@ package normalize
 
 import (
 	"go/ast"
-	"go/parser"
 	"go/token"
 	"strconv"
 	"strings"
@@ -37,12 +36,8 @@ func Session(code string, cfg Config) (*Program, error) {
 	if err != nil {
 		return nil, p.syntaxError(err)
 	}
-	fset := token.NewFileSet()
-	file, err := parser.ParseFile(fset, File, skeleton, parser.SkipObjectResolution)
+	fset, file, err := p.parseSkeleton(skeleton)
 	if err != nil {
-		return nil, p.syntaxError(err)
-	}
-	if err := p.checkNesting(fset, file); err != nil {
 		return nil, err
 	}
 	returns, err := p.checkSessionBody(fset, file, bodyStart)
