@@ -72,9 +72,11 @@ func (x *execution) abort(cause error) {
 		x.stop()
 	}
 	x.mu.Lock()
-	x.halted = true
-	if x.haltCh != nil {
-		close(x.haltCh)
+	if !x.halted { // an execution can be aborted twice (os.Exit on two goroutines)
+		x.halted = true
+		if x.haltCh != nil {
+			close(x.haltCh)
+		}
 	}
 	x.mu.Unlock()
 	// What a stopped script prints while it unwinds (fmt prints the
