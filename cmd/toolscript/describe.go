@@ -39,7 +39,7 @@ func describeCmd(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	if err != nil {
 		return exitCodeOf(err)
 	}
-	ns, closeTools, err := tf.namespace(ctx, stderr)
+	ns, closeTools, err := tf.namespace(ctx, stderr, nil)
 	if err != nil {
 		fmt.Fprintf(stderr, "toolscript describe: %v\n", err)
 		return exitUsage

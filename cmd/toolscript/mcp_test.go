@@ -46,11 +46,19 @@ func TestMain(m *testing.M) {
 
 func mcpConfigFile(t *testing.T) string {
 	t.Helper()
+	return mcpConfigFileWith(t, nil)
+}
+
+// mcpConfigFileWith is mcpConfigFile with the greeter's "permissions".
+func mcpConfigFileWith(t *testing.T, permissions map[string][]string) string {
+	t.Helper()
 	exe, err := os.Executable()
 	require.NoError(t, err)
-	data, err := json.Marshal(map[string]any{"mcpServers": map[string]any{
-		"greeter": map[string]any{"command": exe, "args": []string{"-test.run=^$"}, "env": map[string]string{mcpServerEnv: "1"}},
-	}})
+	greeter := map[string]any{"command": exe, "args": []string{"-test.run=^$"}, "env": map[string]string{mcpServerEnv: "1", cliEnv: "0"}} // cliEnv: the server, not the command, under a terminal test
+	if permissions != nil {
+		greeter["permissions"] = permissions
+	}
+	data, err := json.Marshal(map[string]any{"mcpServers": map[string]any{"greeter": greeter}})
 	require.NoError(t, err)
 	p := filepath.Join(t.TempDir(), "mcp.json")
 	require.NoError(t, os.WriteFile(p, data, 0o600))

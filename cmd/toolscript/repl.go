@@ -47,6 +47,13 @@ that input only (the session keeps its state); Ctrl-C at the prompt clears
 the line; Ctrl-D exits (status 0). The session has no idle or age limit;
 each input has the limits of the flags.
 
+Before each call of an MCP server's ask tool (its "permissions" in the
+--mcp file), the REPL shows the tool and its arguments and asks: y runs
+the call, n (or Enter) refuses it (the script gets the error), a runs
+it and the tool's later calls without asking until the REPL exits;
+Ctrl-C refuses and cancels the input. The time to answer counts in the
+input's timeout. Scripted, the answer is the next line of the input.
+
 When standard input is not a terminal, it reads the inputs from it (same
 rules, no prompt) so that it can be scripted: it runs them all, and exits
 with status 0 when every input succeeded, 1 otherwise.`,
@@ -82,13 +89,15 @@ func replCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		c.fail(stderr, "takes no arguments (got %q): use :load FILE inside", pos[0])
 		return exitUsage
 	}
-	ns, closeTools, err := tf.namespace(ctx, stderr)
+	r.ask.w, r.ask.endLine, r.ask.interrupt = stderr, r.out.endLine, r.interrupt
+	ns, closeTools, err := tf.namespace(ctx, stderr, r.ask.decide)
 	if err != nil {
 		fmt.Fprintf(stderr, "toolscript repl: %v\n", err)
 		return exitUsage
 	}
 	defer closeTools()
 	r.ns = ns
+	r.ask.setNames(ns)
 	if err := r.openSession(); err != nil {
 		fmt.Fprintf(stderr, "toolscript repl: %v\n", err)
 		return exitUsage
@@ -179,6 +188,7 @@ type repl struct {
 	isolated bool
 	trace    bool
 	failed   bool // an input failed: the scripted exit status
+	ask      asker
 
 	sess    session
 	closeRT func() // closes the runtime under sess, nil for none
@@ -242,6 +252,9 @@ func (r *repl) terminal(histFile string) int {
 	line := liner.NewLiner()
 	defer line.Close()
 	line.SetCtrlCAborts(true)
+	r.ask.mu.Lock()
+	r.ask.read = func(_ context.Context, p string) (string, error) { return line.Prompt(p) }
+	r.ask.mu.Unlock()
 	if histFile != "" {
 		if f, err := os.Open(histFile); err == nil {
 			if _, err := line.ReadHistory(f); err != nil {
@@ -257,7 +270,7 @@ func (r *repl) terminal(histFile string) int {
 		if buf.Len() > 0 {
 			p = promptContinue
 		}
-		text, err := line.Prompt(p)
+		text, err := r.ask.lockedPrompt(line, p)
 		switch {
 		case errors.Is(err, liner.ErrPromptAborted): // Ctrl-C: clear the line
 			buf.Reset()
@@ -329,6 +342,20 @@ func (r *repl) scripted(stdin io.Reader, idle, done <-chan struct{}) int {
 			}
 		}
 	}()
+	r.ask.mu.Lock()
+	r.ask.read = func(ctx context.Context, p string) (string, error) {
+		fmt.Fprintln(r.errw, p) // the answer is the next line of the input
+		select {
+		case s, ok := <-lines:
+			if !ok {
+				return "", io.EOF
+			}
+			return s, nil
+		case <-ctx.Done():
+			return "", context.Cause(ctx)
+		}
+	}
+	r.ask.mu.Unlock()
 	var buf strings.Builder
 	for {
 		select {
@@ -519,6 +546,9 @@ func (r *repl) printTrace(res engine.CodeResult) {
 			args = compactJSON(c.Args)
 		}
 		fmt.Fprintf(r.out, "[tool] %s %s %s", c.Name, args, c.Duration.Round(1000))
+		if c.Decision != "" {
+			fmt.Fprintf(r.out, " %s", c.Decision)
+		}
 		if c.Error != "" {
 			fmt.Fprintf(r.out, " error: %s", c.Error)
 		}

@@ -398,3 +398,105 @@ func TestREPL_TerminalIsolated(t *testing.T) {
 	tm.send("\x04")
 	assert.Equal(t, 0, tm.exitCode())
 }
+
+// askConfig is an --mcp file whose greeter asks before each call.
+func askConfig(t *testing.T) string {
+	t.Helper()
+	return mcpConfigFileWith(t, map[string][]string{"ask": {"greet"}})
+}
+
+// TestREPL_AskScripted: scripted, the answer to an ask tool's question
+// is the next line of the input: y runs the call, n refuses it (the
+// script gets the error), an unknown answer asks again, and a runs the
+// call and the tool's later calls without asking; each decision is in
+// the trace.
+func TestREPL_AskScripted(t *testing.T) {
+	in := strings.Join([]string{
+		`:trace on`,
+		`greeter.Greet(map[string]any{"name": "Ada"})`,
+		`y`,
+		`greeter.Greet(map[string]any{"name": "Bob"})`,
+		`n`,
+		`greeter.Greet(map[string]any{"name": "Cy"})`,
+		`maybe`,
+		`always`,
+		`greeter.Greet(map[string]any{"name": "Di"})`,
+		`customers.Get(map[string]any{"id": 1})`,
+		`greeter.Greet(map[string]any{"name": "Ed"})`,
+	}, "\n") + "\n"
+	code, out, errOut := runCLI(t, in, "repl", "--mcp", askConfig(t))
+	require.Equal(t, 0, code, errOut)
+	lines := strings.Split(out, "\n")
+	var got []string
+	for _, l := range lines {
+		if strings.HasPrefix(l, "[tool] ") {
+			f := strings.Fields(l)
+			l = strings.Join(append(f[:3:3], f[4:]...), " ") // without the duration
+		}
+		if l != "" && !strings.HasPrefix(l, "  ") && l != "{" && l != "}" {
+			got = append(got, l)
+		}
+	}
+	assert.Equal(t, []string{
+		"trace: on",
+		`[tool] greeter-greet {"name":"Ada"} approved`, `"hello, Ada"`,
+		`[tool] greeter-greet {"name":"Bob"} refused error: registry: call refused: the call of "greeter-greet" was not approved`,
+		`err: registry: call refused: the call of "greeter-greet" was not approved`,
+		`[tool] greeter-greet {"name":"Cy"} approved`, `"hello, Cy"`,
+		`[tool] greeter-greet {"name":"Di"} approved`, `"hello, Di"`,
+		`[tool] customers-get {"id":1}`,
+		`[tool] greeter-greet {"name":"Ed"} approved`, `"hello, Ed"`,
+	}, got)
+	assert.Equal(t, 3, strings.Count(errOut, `the script calls greeter.Greet(`), errOut)
+	assert.Contains(t, errOut, `the script calls greeter.Greet({"name":"Ada"}), a tool that asks before each call`)
+	assert.Contains(t, errOut, `answer y, n or a, not "maybe"`)
+	assert.Contains(t, errOut, "greeter.Greet runs without asking until the REPL exits")
+
+	// The input ends before the answer: refused.
+	code, out, errOut = runCLI(t, "greeter.Greet(map[string]any{\"name\": \"Ada\"})\n", "repl", "--mcp", askConfig(t))
+	assert.Equal(t, 0, code, "the call's error is the script's value, not a failure")
+	assert.Equal(t, "err: registry: call refused: the call of \"greeter-greet\" was not approved: no answer: the input ended\n", out, errOut)
+
+	// run has nobody to ask: refused.
+	code, out, errOut = runCLI(t, "_, err := greeter.Greet(map[string]any{\"name\": \"Ada\"})\nfmt.Println(err)\n", "run", "--mcp", askConfig(t), "-")
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, `the call of "greeter-greet" was not approved: no ask function is set`)
+}
+
+// TestREPL_AskTerminal: on a terminal the question is read through the
+// line editor: y runs the call, Ctrl-C refuses it and cancels the input,
+// and the REPL's prompt, line editing and history go on as before (the
+// answers are not in the history).
+func TestREPL_AskTerminal(t *testing.T) {
+	tm := startTerminal(t, filepath.Join(t.TempDir(), "history"), "--mcp", askConfig(t))
+	tm.expect(promptOut)
+	tm.send("fmt.Print(\"before \"); greeter.Greet(map[string]any{\"name\": \"Ada\"})\r")
+	tm.expect("before \r\nthe script calls greeter.Greet({\"name\":\"Ada\"}), a tool that asks before each call\r\n")
+	tm.expect("run it? y(es), n(o), a(lways this tool) [n]: ")
+	tm.send("y\r")
+	tm.expect(promptOut)
+
+	tm.send("s, err := greeter.Greet(map[string]any{\"name\": \"Bob\"})\r")
+	tm.expect("run it?")
+	tm.send("\x03")
+	tm.expect("refused; the input is interrupted")
+	tm.expect("interrupted")
+	tm.expect(promptOut)
+
+	tm.send("s, err := greeter.Greet(map[string]any{\"name\": \"Cy\"}); fmt.Println(\"got\", s, err)\r")
+	tm.expect("run it?")
+	tm.send("yes\r")
+	tm.expect("got hello, Cy <nil>\r\n")
+	tm.expect(promptOut)
+	tm.send("1 + 1\r")
+	tm.expect("\r\n2\r\n")
+	tm.expect(promptOut)
+	tm.send("\x1b[A")
+	tm.expect("1 + 1")
+	tm.send("\x1b[A")
+	tm.expect(`fmt.Println("got", s, err)`)
+	tm.send("\x03")
+	tm.expect(promptOut)
+	tm.send("\x04")
+	assert.Equal(t, 0, tm.exitCode())
+}

@@ -63,7 +63,7 @@ func runCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		// Stream the script's output as it is written.
 		opts = append(opts, engine.WithStdout(out), engine.WithStderr(stderr))
 	}
-	ns, closeTools, err := tf.namespace(ctx, stderr)
+	ns, closeTools, err := tf.namespace(ctx, stderr, nil)
 	if err != nil {
 		fmt.Fprintf(stderr, "toolscript run: %v\n", err)
 		return exitUsage

@@ -28,8 +28,9 @@ func addToolFlags(fs *flag.FlagSet) *toolFlags {
 }
 
 // namespace returns the chosen tools, and a function that stops the MCP
-// servers. Warnings (MCP tools left out) go to stderr.
-func (f *toolFlags) namespace(ctx context.Context, stderr io.Writer) (map[string]projection.ToolProjection, func(), error) {
+// servers. Warnings (MCP tools left out) go to stderr. ask decides the
+// calls of the servers' ask tools; nil refuses them all.
+func (f *toolFlags) namespace(ctx context.Context, stderr io.Writer, ask registry.AskFunc) (map[string]projection.ToolProjection, func(), error) {
 	ns := map[string]projection.ToolProjection{}
 	if !f.noDemo {
 		ns = demo.Namespace()
@@ -49,7 +50,11 @@ func (f *toolFlags) namespace(ctx context.Context, stderr io.Writer) (map[string
 			return a
 		},
 	}))
-	reg := registry.New("")
+	var opts []registry.Option
+	if ask != nil {
+		opts = append(opts, registry.WithAskFunc(ask))
+	}
+	reg := registry.New("", opts...)
 	clients, err := mcp.ConnectConfig(ctx, cfg, reg, &mcp.Options{Logger: logger})
 	if err != nil {
 		return nil, nil, err
