@@ -13,10 +13,10 @@ var describeHelp = subcommand{
 	name:     "describe",
 	synopsis: "[flags] [PACKAGE | WORDS...]",
 	about: `Prints the tools a script can call as the Go declarations the script
-sees (package, function, documentation): the text to give a model. With a
-PACKAGE name, only that package's tools; with other WORDS, the tools whose
-package, name or documentation contains every one of them (the REPL's
-:describe). --ns and --tool select namespaces and tools (the WORDS then
+sees (package, function, documentation): the text to give a model. With
+PACKAGE or tool names (customers, orders.List), only those tools; with
+other WORDS, the few tools the registry's search ranks best for them
+(the REPL's :describe). --ns and --tool select namespaces and tools (the WORDS then
 filter them further); --size reports the text's size on standard error.`,
 	examples: []string{
 		"toolscript describe",

@@ -22,6 +22,7 @@ import (
 
 	"github.com/toolscript/toolscript/engine"
 	"github.com/toolscript/toolscript/projection"
+	"github.com/toolscript/toolscript/registry"
 )
 
 var replHelp = subcommand{
@@ -562,8 +563,9 @@ func (r *repl) printTrace(res engine.CodeResult) {
 const replCommands = `Commands:
   :help                    this text
   :tools                   the tools, one line each
-  :describe [PKG|WORDS]    the tools as Go declarations: all, one package's,
-                           or those whose name or doc has all the words
+  :describe [NAMES|WORDS]  the tools as Go declarations: all, those of the
+                           packages or tools named (customers, orders.List),
+                           or the few that best match the words (a search)
   :timeout [D]             show or set each input's timeout (5s, 2m; 0 the
                            default, unlimited for none)
   :reset                   drop the session's state
@@ -732,40 +734,90 @@ func firstSentence(doc string) string {
 	return doc
 }
 
-// describeTools is :describe: every tool, the tools of one script
-// package, or the tools whose package, function, name or doc contains
-// every one of the words (case-insensitive).
+// describeLimit is the number of tools :describe WORDS shows.
+const describeLimit = 5
+
+// describeTools is :describe: every tool; the tools of the script
+// packages and tools a query's words name (customers, customers.Get or
+// customers-get); otherwise the tools the registry's search ranks best
+// for the words (at most describeLimit of them).
 func describeTools(ns map[string]projection.ToolProjection, query string) (string, error) {
-	if query == "" {
+	fields := strings.Fields(query)
+	if len(fields) == 0 {
 		return engine.Describe(ns), nil
 	}
 	idx := toolIndex(ns)
-	pick := func(keep func(toolEntry) bool) map[string]projection.ToolProjection {
-		sub := map[string]projection.ToolProjection{}
+	sub := map[string]projection.ToolProjection{}
+	for _, f := range fields {
+		found := false
 		for _, t := range idx {
-			if keep(t) {
-				sub[t.name] = ns[t.name]
+			if f == t.pkg || f == t.pkg+"."+t.fn || f == t.name {
+				sub[t.name], found = ns[t.name], true
 			}
 		}
-		return sub
+		if !found {
+			sub = nil
+			break
+		}
 	}
-	if sub := pick(func(t toolEntry) bool { return t.pkg == query }); len(sub) > 0 {
+	if len(sub) > 0 {
 		return engine.Describe(sub), nil
 	}
-	words := strings.Fields(strings.ToLower(query))
-	sub := pick(func(t toolEntry) bool {
-		hay := strings.ToLower(t.pkg + " " + t.fn + " " + t.name + " " + t.decl)
-		for _, w := range words {
-			if !strings.Contains(hay, w) {
-				return false
-			}
-		}
-		return true
-	})
-	if len(sub) == 0 {
-		return "", fmt.Errorf("no package is named %q and no tool has all of %q", query, words)
+	names, err := searchTools(ns, query, describeLimit)
+	if err != nil {
+		return "", err
+	}
+	if len(names) == 0 {
+		return "", fmt.Errorf("no package or tool is named %q, and a search for it finds no tool", query)
+	}
+	sub = map[string]projection.ToolProjection{}
+	for _, n := range names {
+		sub[n] = ns[n]
 	}
 	return engine.Describe(sub), nil
+}
+
+// searchTools ranks the tools of ns for query with the registry's search
+// (registry.Registry.Search: BM25 over names, descriptions and argument
+// names), returning at most limit names of ns, best first.
+func searchTools(ns map[string]projection.ToolProjection, query string, limit int) ([]string, error) {
+	reg := registry.New("")
+	defer reg.Close()
+	byQualified := map[string]string{} // the registry's name -> the name in ns
+	for name, p := range ns {
+		if r, ok := p.(projection.Roled); ok && (r.Role() == projection.RoleWithheld || r.Role() == projection.RoleSearch) {
+			continue // not on the script's surface: a denied tool, tools.Search
+		}
+		var opts []registry.RegisterOption
+		qualified := name
+		if n, method, ok := strings.Cut(name, "-"); ok {
+			nn, err1 := registry.NormalizeToolName(n)
+			nm, err2 := registry.NormalizeToolName(method)
+			if err1 == nil && err2 == nil {
+				opts = append(opts, registry.WithNamespace(n), registry.WithName(method))
+				qualified = nn + "-" + nm
+			}
+		}
+		if len(opts) == 0 {
+			nm, err := registry.NormalizeToolName(name)
+			if err != nil {
+				return nil, err
+			}
+			opts = append(opts, registry.WithName(name))
+			qualified = nm
+		}
+		if err := reg.Register(p, opts...); err != nil {
+			return nil, fmt.Errorf("indexing %s for the search: %w", name, err)
+		}
+		byQualified[qualified] = name
+	}
+	var names []string
+	for _, h := range reg.Search(query, limit) {
+		if n, ok := byQualified[h.Tool.Name]; ok {
+			names = append(names, n)
+		}
+	}
+	return names, nil
 }
 
 // compactJSON renders a tool call's arguments on one line.

@@ -139,7 +139,7 @@ func TestREPL_Commands(t *testing.T) {
 	lib := filepath.Join(dir, "lib.gos")
 	require.NoError(t, os.WriteFile(lib, []byte("func double(x int) int { return 2 * x }\nfactor := 21\n"), 0o600))
 	in := strings.Join([]string{
-		":help", ":tools", ":describe math_ops", ":describe slug", ":describe no such thing",
+		":help", ":tools", ":describe math_ops", ":describe slug", ":describe zzz qqq",
 		":load " + lib, "double(factor)", ":load", ":timeout 5", ":timeout unlimited", ":trace maybe",
 	}, "\n")
 	code, out, errOut := runCLI(t, in, "repl")
@@ -152,7 +152,7 @@ func TestREPL_Commands(t *testing.T) {
 	assert.NotContains(t, out, "func Get(", ":describe WORDS picks the matching tools")
 	assert.Contains(t, out, "\n42\n")
 	assert.Contains(t, out, "timeout: unlimited")
-	assert.Contains(t, errOut, `no package is named "no such thing"`)
+	assert.Contains(t, errOut, `no package or tool is named "zzz qqq", and a search for it finds no tool`)
 	assert.Contains(t, errOut, ":load needs a FILE")
 	assert.Contains(t, errOut, "use a unit, such as 5s")
 	assert.Contains(t, errOut, `:trace takes on or off, not "maybe"`)
@@ -499,4 +499,51 @@ func TestREPL_AskTerminal(t *testing.T) {
 	tm.expect(promptOut)
 	tm.send("\x04")
 	assert.Equal(t, 0, tm.exitCode())
+}
+
+// TestREPL_DescribeSearch: :describe with no words is the whole surface;
+// with package or tool names, those; with other words, the few tools the
+// registry's search ranks best, never a denied one.
+func TestREPL_DescribeSearch(t *testing.T) {
+	describe := func(t *testing.T, query string, flags ...string) (string, string) {
+		t.Helper()
+		_, out, errOut := runCLI(t, ":describe "+query+"\n", append([]string{"repl"}, flags...)...)
+		return out, errOut
+	}
+	all, _ := describe(t, "")
+	for _, s := range []string{"package customers", "package orders", "package text", "func Multiply("} {
+		assert.Contains(t, all, s)
+	}
+	tests := []struct {
+		query      string
+		has, hasNo []string
+	}{
+		{query: "customers", has: []string{"func Get(args GetArgs) (Customer, error)", "func List("}, hasNo: []string{"package orders"}},
+		{query: "customers.Get", has: []string{"func Get(args GetArgs) (Customer, error)"}, hasNo: []string{"func List(", "package orders"}},
+		{query: "customers.Get orders-list", has: []string{"func Get(args GetArgs) (Customer, error)", "func List(args ListArgs) ([]Order, error)"}, hasNo: []string{"func Search(", "func UpdateStatus("}},
+		// Words: a search, ranked, at most describeLimit tools.
+		{query: "change the status of an order", has: []string{"func UpdateStatus("}, hasNo: []string{"func Slugify(", "func Multiply("}},
+		{query: "multiply numbers", has: []string{"func Multiply("}, hasNo: []string{"package customers"}},
+		{query: "slug", has: []string{"func Slugify("}, hasNo: []string{"func Get("}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.query, func(t *testing.T) {
+			out, errOut := describe(t, tt.query)
+			assert.Empty(t, errOut)
+			for _, s := range tt.has {
+				assert.Contains(t, out, s)
+			}
+			for _, s := range tt.hasNo {
+				assert.NotContains(t, out, s)
+			}
+			assert.LessOrEqual(t, strings.Count(out, "\nfunc ")-strings.Count(out, "\npackage tools\n")*3, describeLimit, out)
+		})
+	}
+
+	// The search never finds a denied tool; an ask tool it finds.
+	out, errOut := describe(t, "greet someone", "--no-demo", "--mcp", mcpConfigFileWith(t, map[string][]string{"deny": {"greet"}}))
+	assert.NotContains(t, out, "func Greet(")
+	assert.Contains(t, errOut, "a search for it finds no tool")
+	out, errOut = describe(t, "greet someone", "--no-demo", "--mcp", askConfig(t))
+	assert.Contains(t, out, "func Greet(", errOut)
 }
