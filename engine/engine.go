@@ -273,6 +273,9 @@ func (x *execution) compileError(err error, prog *program, surf *surface) CodeRe
 		}
 		return x.result(CodeLimit, le)
 	}
+	if te := surf.typeErrors(prog); te != nil {
+		return x.result(CodeError, te) // typecheck.go
+	}
 	return x.result(CodeError, surf.explain(err, prog.scriptError(err)))
 }
 

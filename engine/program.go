@@ -22,6 +22,8 @@ type program struct {
 	lines   []string // the model's original lines, for error excerpts
 	imports []string // import paths the program uses, allowlisted or tools
 	usesRT  bool     // the generated code calls the runtime package
+	code    string   // a one-shot script as the model wrote it, for the type-checking pass (typecheck.go)
+	globals bool     // the program dot-imports WithExtraGlobals' names
 }
 
 // normalizeScript normalises code for one execution (see
@@ -40,7 +42,7 @@ func normalizeScript(code string, im imports, globals bool) (*program, error) {
 	if err != nil {
 		return nil, normalizeError(err)
 	}
-	return &program{src: np.Src, lines: np.Lines, imports: np.Imports, usesRT: np.UsesRuntime}, nil
+	return &program{src: np.Src, lines: np.Lines, imports: np.Imports, usesRT: np.UsesRuntime, code: code, globals: globals}, nil
 }
 
 // normalizeError turns the normaliser's error into the engine's.

@@ -1,0 +1,92 @@
+package engine
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/toolscript/toolscript/internal/normalize"
+	"github.com/toolscript/toolscript/internal/typecheck"
+)
+
+// The type-checking pass (internal/typecheck) runs when the interpreter
+// refuses to compile a script: go/types' errors, at the model's line and
+// column and with a "did you mean" where a name is near one that exists,
+// replace the interpreter's message, which is often poorer ("undefined:
+// x" without the type, or an internal message). It does not run for a
+// script that compiles: it costs more than a trivial execution
+// (internal/typecheck's BenchmarkCheck; README's Errors section), and a
+// script the interpreter accepts needs no better message. When the pass
+// finds no error the interpreter's message stands.
+
+// checkers caches one Checker per namespace shape: the tool packages'
+// declarations, as Describe renders them.
+var checkers sync.Map // string -> *typecheck.Checker
+
+// checker returns the type checker of scripts that see the surface s.
+func (s *surface) checker() *typecheck.Checker {
+	tools := typecheck.Tools{Decls: map[string]string{}, Typed: map[string][]string{}}
+	pkgs := make([]string, 0, len(s.pkgs))
+	for p := range s.pkgs {
+		pkgs = append(pkgs, p)
+	}
+	sort.Strings(pkgs)
+	var key strings.Builder
+	for _, p := range pkgs {
+		var b strings.Builder
+		funcs := append([]toolFunc(nil), s.pkgs[p]...)
+		s.describePackage(&b, p, funcs, p == toolsPackage)
+		tools.Decls[p] = b.String()
+		key.WriteString(tools.Decls[p])
+		key.WriteString("\x00")
+		if tp := s.typed(p); tp != nil {
+			for name := range tp.funcs {
+				tools.Typed[p] = append(tools.Typed[p], name)
+			}
+		}
+	}
+	if c, ok := checkers.Load(key.String()); ok {
+		return c.(*typecheck.Checker)
+	}
+	c, _ := checkers.LoadOrStore(key.String(), typecheck.New(tools))
+	return c.(*typecheck.Checker)
+}
+
+// typeErrors returns the type errors of a one-shot program's script as a
+// *ScriptError (the first at its line, the others after it), nil when
+// the pass finds none or cannot check the script.
+func (s *surface) typeErrors(prog *program) error {
+	if prog.code == "" || prog.globals {
+		return nil // a session's input, or names the checker does not know
+	}
+	im := imports{surf: s}
+	np, err := normalize.Source(prog.code, normalize.Config{
+		Allowed:    im.allowed,
+		Importable: Packages,
+		AutoImport: im.autoImport,
+		ReadOnly:   im.isPackageVar,
+		MaxNesting: MaxNesting,
+		Native:     true,
+	})
+	if err != nil {
+		return nil
+	}
+	errs := s.checker().Check(np.Src)
+	if len(errs) == 0 {
+		return nil
+	}
+	first := errs[0]
+	se := &ScriptError{Line: first.Line, Column: first.Column, Msg: first.Msg, Source: prog.line(first.Line)}
+	if len(errs) > 1 {
+		// Go's compiler lists every error; the caret would point at the
+		// first one's line below the last message, so there is none.
+		var b strings.Builder
+		b.WriteString(first.Msg)
+		for _, e := range errs[1:] {
+			fmt.Fprintf(&b, "\n%s", e.Error())
+		}
+		se.Msg, se.Source = b.String(), ""
+	}
+	return se
+}

@@ -1,0 +1,69 @@
+package engine
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolscript/toolscript/demo"
+	"github.com/toolscript/toolscript/internal/normalize"
+	"github.com/toolscript/toolscript/scripts"
+)
+
+// checkScript runs the type-checking pass over code as a one-shot
+// execution on the demo tools would, returning its errors.
+func checkScript(t *testing.T, code string) []string {
+	t.Helper()
+	surf := buildSurface(demo.Namespace())
+	im := imports{surf: surf}
+	np, err := normalize.Source(code, normalize.Config{
+		Allowed: im.allowed, Importable: Packages, AutoImport: im.autoImport,
+		ReadOnly: im.isPackageVar, MaxNesting: MaxNesting, Native: true,
+	})
+	if err != nil {
+		return nil // the normaliser refuses it: the pass never sees it
+	}
+	var out []string
+	for _, e := range surf.checker().Check(np.Src) {
+		out = append(out, e.Error())
+	}
+	return out
+}
+
+// TestTypecheck_AcceptsCorpus: the pass rejects no script that Go accepts
+// and the interpreter runs: every corpus script but the mistakes
+// (mistake_*, whose errors are the point) and every example checks
+// clean, so that its errors can be trusted to replace the interpreter's.
+func TestTypecheck_AcceptsCorpus(t *testing.T) {
+	all, err := scripts.All()
+	require.NoError(t, err)
+	adv, err := scripts.Adversarial()
+	require.NoError(t, err)
+	n := 0
+	for _, s := range all {
+		if strings.HasPrefix(s.Name, "mistake_") {
+			continue
+		}
+		n++
+		assert.Empty(t, checkScript(t, s.Code), "%s", s.Name)
+	}
+	// An adversarial script the engine refuses may be refused by the
+	// pass too (a removed symbol, a constant overflow).
+	for _, s := range adv {
+		if s.ReturnCode == 0 {
+			assert.Empty(t, checkScript(t, s.Code), "%s", s.Name)
+		}
+	}
+	require.Greater(t, n, 50)
+	// The examples' scripts.
+	files, _ := filepath.Glob(filepath.Join("..", "examples", "*", "*.gos"))
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		require.NoError(t, err)
+		assert.Empty(t, checkScript(t, string(data)), "%s", f)
+	}
+}
