@@ -1642,6 +1642,17 @@ func call(n *node) {
 			}
 		}
 
+		// toolscript patch 79: the results live in the caller's slots,
+		// which hold what the previous call from this site returned: a
+		// named result starts at its zero value, and a function that
+		// recovers from a panic returns zero values, as in Go. Zeroed after
+		// the arguments are copied, which may read those slots.
+		for i, v := range rvalues {
+			if v != nil {
+				nf.data[i].SetZero()
+			}
+		}
+
 		// Execute function body
 		if goroutine {
 			n.interp.goStart()                                                                   // toolscript patch 47

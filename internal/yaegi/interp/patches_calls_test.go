@@ -1,0 +1,58 @@
+package interp
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+// TestCallResultsStartAtZero checks patch 79: each call from one call site
+// starts with zero results, whatever the previous call from that site
+// returned.
+func TestCallResultsStartAtZero(t *testing.T) {
+	cases := []struct{ name, src, want string }{
+		{"named result summed in a loop", `
+import "fmt"
+func g(id int) (n int) { n += id; return n }
+func main() {
+	for _, id := range []int{1, 2, 3} { fmt.Print(g(id), " ") }
+}`, "1 2 3 "},
+		{"named slice result appended in a loop", `
+import "fmt"
+func h(id int) (out []int) { out = append(out, id); return }
+func main() {
+	for i := 0; i < 3; i++ { fmt.Print(h(i), " ") }
+}`, "[0] [1] [2] "},
+		{"recovered panic returns zero values", `
+import "fmt"
+func plain(x int) int {
+	defer func() { recover() }()
+	if x > 1 { panic("big") }
+	return x * 10
+}
+func named(x int) (r int, err error) {
+	defer func() { recover() }()
+	if x > 1 { panic("big") }
+	return x * 10, fmt.Errorf("e%d", x)
+}
+func main() {
+	for _, x := range []int{1, 2} {
+		r, err := named(x)
+		fmt.Print(plain(x), " ", r, " ", err, "; ")
+	}
+}`, "10 10 e1; 0 0 <nil>; "},
+		{"an argument read from the result slot", `
+import "fmt"
+func twice(n int) (m int) { m += n * 2; return }
+func main() {
+	n := 3
+	for i := 0; i < 2; i++ { n = twice(n) }
+	fmt.Print(n)
+}`, "12"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			assert.Equal(t, c.want, runOutput(t, c.src))
+		})
+	}
+}
