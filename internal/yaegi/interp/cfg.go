@@ -2073,7 +2073,14 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				if pn != nil {
 					// Chain channect init action to send data init action.
 					// (already done by wireChild, but let's be explicit).
-					an.tnext = pn
+					// toolscript patch 80: to the start of the value
+					// sent, so its operands are evaluated (a composite
+					// literal of field selectors sent a zero value).
+					if pn != an {
+						an.tnext = pn.start
+					} else {
+						an.tnext = pn
+					}
 					cur = pn
 				}
 			}

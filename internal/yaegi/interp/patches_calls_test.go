@@ -56,3 +56,28 @@ func main() {
 		})
 	}
 }
+
+// TestSelectSendEvaluatesValue checks patch 80: a select's send case
+// evaluates the operands of the value it sends.
+func TestSelectSendEvaluatesValue(t *testing.T) {
+	got := runOutput(t, `
+import "fmt"
+type P struct { Name string; Price float64 }
+func twice(p P) float64 { return p.Price * 2 }
+func main() {
+	p := P{"z", 3}
+	ch := make(chan P, 1)
+	fs := make(chan float64, 1)
+	chs := []chan float64{fs}
+	select {
+	case ch <- P{p.Name, p.Price}:
+	}
+	select {
+	case chs[len(chs)-1] <- twice(P{p.Name, p.Price + 1}):
+	default:
+		fmt.Print("full ")
+	}
+	fmt.Print(<-ch, " ", <-fs)
+}`)
+	assert.Equal(t, "{z 3} 8", got)
+}
