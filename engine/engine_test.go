@@ -132,7 +132,7 @@ func TestExecute_Failures(t *testing.T) {
 		{name: "relative import", code: "import \"./secrets\"\nsecrets.X()", rc: engine.CodeError, errIs: engine.ErrImportNotAllowed},
 		{name: "reserved name", code: "__ts := 1\nfmt.Println(__ts)", rc: engine.CodeError, msg: []string{"__ts is reserved"}},
 		{name: "unknown tool", code: "_, err := tools.Call(\"nope\", nil)\nfmt.Println(err)\npanic(err)", rc: engine.CodeError, msg: []string{`tool "nope"`, "unknown tool"}, errIs: engine.ErrUnknownTool},
-		{name: "unknown tool function", code: "math_ops.Divide(map[string]any{})", rc: engine.CodeError, msg: []string{"line 1:1: tool package math_ops has no function Divide; it has Add, Multiply"}},
+		{name: "unknown tool function", code: "math_ops.Divide(map[string]any{})", rc: engine.CodeError, msg: []string{"line 1:10: undefined: math_ops.Divide (package math_ops has Add, Multiply)"}},
 		{name: "wrong type assertion", code: "r, _ := tools.Greet(map[string]any{\"name\": \"x\"})\nn := r.([]any)\nfmt.Println(n)", rc: engine.CodeError,
 			msg: []string{"line 2:6: panic: interface conversion: interface {} is string, not []interface {}"}, ncalls: 1},
 		{name: "wrong argument type", code: "_, err := math_ops.Multiply(map[string]any{\"a\": \"two\", \"b\": 3})\npanic(err)", rc: engine.CodeError,

@@ -201,17 +201,14 @@ func literalAt(f *ast.File, pos token.Pos) *ast.CompositeLit {
 }
 
 // Nearest returns the name of names nearest to name: equal but for case,
-// or within an edit distance of about a third of its length (one edit
-// for names of up to five letters, two up to eight, ...); "" when none
-// is near enough. Ties go to the first in sorted order.
+// or within an edit distance of about a third of its length (none for
+// names of one or two letters, one edit up to four, two up to seven,
+// ...); "" when none is near enough. Ties go to the first in sorted order.
 func Nearest(name string, names []string) string {
 	sorted := append([]string(nil), names...)
 	sort.Strings(sorted)
 	best, bestD := "", -1
-	limit := (len(name) + 1) / 3
-	if limit < 1 {
-		limit = 1
-	}
+	limit := (len(name) + 1) / 3 // 0 for names of one or two letters: x is no typo of y
 	for _, n := range sorted {
 		if n == name {
 			continue
