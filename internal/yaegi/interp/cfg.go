@@ -599,6 +599,12 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				for _, cc := range c.child[:len(c.child)-1] {
 					sc.sym[cc.ident] = &symbol{index: sc.add(typ), kind: varSym, typ: typ}
 				}
+				if len(c.child) == 1 {
+					// toolscript patch 81: an unnamed parameter has its
+					// slot too, where a call copies its argument (it
+					// overwrote the function's first local).
+					sc.add(typ)
+				}
 			}
 
 			if n.child[1].ident == "init" && len(n.child[0].child) == 0 {

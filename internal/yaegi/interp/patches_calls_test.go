@@ -81,3 +81,26 @@ func main() {
 }`)
 	assert.Equal(t, "{z 3} 8", got)
 }
+
+// TestUnnamedParameters checks patch 81: an unnamed parameter has its own
+// frame slot, so the argument a call copies there overwrites no local.
+func TestUnnamedParameters(t *testing.T) {
+	got := runOutput(t, `
+import (
+	"fmt"
+	"strings"
+)
+type fe struct{ attempt int }
+func (e fe) Error() string { return fmt.Sprint("busy ", e.attempt) }
+type H struct{ n int }
+func (h H) Handle(string, int) (H, error) { x := H{h.n + 1}; return x, fe{x.n} }
+func first(int, string) (int, error) { a := []int{4, 5}; return a[1], fe{2} }
+func main() {
+	f := func(int) (int, error) { return 0, fe{1} }
+	fmt.Println(f(1))
+	fmt.Println(first(1, "x"))
+	fmt.Println(H{3}.Handle("a", 2))
+	fmt.Println(strings.Map(func(rune) rune { r := 'z'; return r }, "ab"))
+}`)
+	assert.Equal(t, "0 busy 1\n5 busy 2\n{4} busy 4\nzz\n", got)
+}
