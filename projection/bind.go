@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/toolscript/toolscript/internal/suggest"
 )
 
 // pathError is a conversion failure at a path inside the arguments, such as
@@ -84,7 +86,7 @@ func convertStruct(args map[string]any, st reflect.Type, strict bool) (reflect.V
 			if !strict {
 				continue
 			}
-			return reflect.Value{}, &pathError{path: k, err: fmt.Errorf("unknown argument; arguments are %s", strings.Join(fs.order, ", "))}
+			return reflect.Value{}, &pathError{path: k, err: fmt.Errorf("unknown argument%s; arguments are %s", suggest.Hint(k, fs.order), strings.Join(fs.order, ", "))}
 		}
 		f, err := out.FieldByIndexErr(idx)
 		if err != nil {

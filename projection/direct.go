@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/toolscript/toolscript/internal/schema"
+	"github.com/toolscript/toolscript/internal/suggest"
 )
 
 // DirectProjection wraps a Go function as a ToolProjection. Build one with
@@ -177,7 +178,7 @@ func (p *DirectProjection) bindReflect(fn any, params []string) error {
 		bind = func(args map[string]any, in []reflect.Value) error {
 			for k := range args {
 				if !seen[k] {
-					return &ArgumentError{Tool: p.name, Arg: k, Err: fmt.Errorf("unknown argument; parameters are %s", strings.Join(params, ", "))}
+					return &ArgumentError{Tool: p.name, Arg: k, Err: fmt.Errorf("unknown argument%s; parameters are %s", suggest.Hint(k, params), strings.Join(params, ", "))}
 				}
 			}
 			for i, name := range params {

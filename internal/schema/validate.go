@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/toolscript/toolscript/internal/suggest"
 )
 
 // ValidationError reports arguments that do not fit a schema. It matches
@@ -451,7 +453,7 @@ func (n *cnode) validateObject(obj map[string]any) error {
 		sort.Strings(extra)
 		for _, k := range extra {
 			if n.addlFalse {
-				msg := "unknown argument"
+				msg := "unknown argument" + suggest.Hint(k, n.propNames)
 				if len(n.propNames) > 0 {
 					msg += "; expected one of " + strings.Join(n.propNames, ", ")
 				}

@@ -95,16 +95,6 @@ func TestCheck_Messages(t *testing.T) {
 	}
 }
 
-func TestNearest(t *testing.T) {
-	names := []string{"Contains", "ContainsAny", "Count", "Fields", "ID", "Total", "strings"}
-	for _, tc := range []struct{ name, want string }{
-		{"Contain", "Contains"}, {"Feilds", "Fields"}, {"Id", "ID"}, {"Totl", "Total"},
-		{"strngs", "strings"}, {"Fetch", ""}, {"X", ""}, {"Count", ""},
-	} {
-		assert.Equal(t, tc.want, Nearest(tc.name, names), tc.name)
-	}
-}
-
 // BenchmarkCheck is the pass over a script of about a hundred lines
 // (scripts/testdata/modern_restock_planner.gos), the importer built.
 func BenchmarkCheck(b *testing.B) {

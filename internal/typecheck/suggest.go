@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/toolscript/toolscript/internal/suggest"
 )
 
 // Suggestions: a name the script got wrong (an undefined identifier, a
@@ -38,7 +40,7 @@ func (c *Checker) suggest(msg string, pos token.Pos, f *ast.File, info *types.In
 				names = append(names, n)
 			}
 		}
-		if best := Nearest(m[2], names); best != "" {
+		if best := suggest.Nearest(m[2], names); best != "" {
 			return msg + ", did you mean " + m[1] + "." + best + "?"
 		}
 		if _, tool := c.imp.decls[p.Path()]; tool {
@@ -65,7 +67,7 @@ func (c *Checker) suggest(msg string, pos token.Pos, f *ast.File, info *types.In
 				}
 			}
 		}
-		if best := Nearest(m[1], names); best != "" {
+		if best := suggest.Nearest(m[1], names); best != "" {
 			return msg + ", did you mean " + best + "?"
 		}
 		return msg
@@ -79,7 +81,7 @@ func (c *Checker) suggest(msg string, pos token.Pos, f *ast.File, info *types.In
 		if !ok || tv.Type == nil {
 			return msg
 		}
-		if best := Nearest(m[1], members(tv.Type)); best != "" {
+		if best := suggest.Nearest(m[1], members(tv.Type)); best != "" {
 			return msg + ", did you mean " + best + "?"
 		}
 		return msg
@@ -99,7 +101,7 @@ func (c *Checker) suggest(msg string, pos token.Pos, f *ast.File, info *types.In
 				names = append(names, st.Field(i).Name())
 			}
 		}
-		if best := Nearest(m[1], names); best != "" {
+		if best := suggest.Nearest(m[1], names); best != "" {
 			return msg + ", did you mean " + best + "?"
 		}
 	}
@@ -198,49 +200,4 @@ func literalAt(f *ast.File, pos token.Pos) *ast.CompositeLit {
 		return n == nil || n.Pos() <= pos && pos <= n.End()
 	})
 	return found
-}
-
-// Nearest returns the name of names nearest to name: equal but for case,
-// or within an edit distance of about a third of its length (none for
-// names of one or two letters, one edit up to four, two up to seven,
-// ...); "" when none is near enough. Ties go to the first in sorted order.
-func Nearest(name string, names []string) string {
-	sorted := append([]string(nil), names...)
-	sort.Strings(sorted)
-	best, bestD := "", -1
-	limit := (len(name) + 1) / 3 // 0 for names of one or two letters: x is no typo of y
-	for _, n := range sorted {
-		if n == name {
-			continue
-		}
-		if strings.EqualFold(n, name) {
-			return n
-		}
-		d := distance(strings.ToLower(name), strings.ToLower(n))
-		if d <= limit && (bestD < 0 || d < bestD) {
-			best, bestD = n, d
-		}
-	}
-	return best
-}
-
-// distance is the Levenshtein distance of a and b (bytes).
-func distance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
