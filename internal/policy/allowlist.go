@@ -6,7 +6,8 @@ import (
 )
 
 // allowlist are the standard packages a script may import, by import path,
-// with their symbols from yaegi's stdlib tables. None of them reaches the
+// with their symbols generated from the toolchain's standard library
+// (package stdlib, go generate ./internal/policy). None of them reaches the
 // file system, the network, the process environment or other processes,
 // and none can change the host: their package variables are exported as
 // read-only copies (table.go, pkgstate.go).
@@ -27,11 +28,11 @@ var allowlist = []string{
 // ownPackages are the packages toolscript provides itself: "os" (Exit,
 // Stdout, Stderr, Args, Getenv and Environ, all confined to the execution;
 // see exports.go) and the source packages.
-var ownPackages = []string{"os", "slices", "maps", "cmp"}
+var ownPackages = []string{"os", "slices", "maps", "cmp", "iter"}
 
 // sourcePackages are packages interpreted from embedded source (_gosrc),
 // compiled only when a script imports them.
-var sourcePackages = map[string]bool{"slices": true, "maps": true, "cmp": true}
+var sourcePackages = map[string]bool{"slices": true, "maps": true, "cmp": true, "iter": true}
 
 // sourceDeps are the host packages each source package imports.
 var sourceDeps = map[string][]string{"slices": {"sort"}}

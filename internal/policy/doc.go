@@ -19,8 +19,10 @@
 //
 // Adding a standard package:
 //
-//  1. Add its import path to allowlist (allowlist.go); yaegi's stdlib
-//     must have its symbols.
+//  1. Add its import path to allowlist (allowlist.go) and run
+//     go generate ./internal/policy, which writes its symbol table
+//     (package stdlib, from the standard library of the toolchain that
+//     runs it; TestSymbols_UpToDate fails when the tables are stale).
 //  2. Run go test ./internal/policy -run TestScriptSymbols_Audit
 //     -update, and review every new line of testdata/script_symbols.golden:
 //     a function or method that reaches files, the environment, the

@@ -7,8 +7,6 @@ import (
 	"reflect"
 	"sync"
 
-	"github.com/traefik/yaegi/stdlib"
-
 	texttemplate "github.com/toolscript/toolscript/internal/texttemplate"
 )
 
@@ -52,22 +50,15 @@ var hostMethods = func() map[methodKey]func(h Hooks, recv reflect.Value) reflect
 	for name, bind := range templateMethods() {
 		m[methodKey{reflect.TypeFor[*texttemplate.Template](), name}] = bind
 	}
-	loggers := []reflect.Type{reflect.TypeFor[*log.Logger]()}
-	if newLogger, ok := stdlib.Symbols["log/log"]["New"]; ok {
-		loggers = append(loggers, newLogger.Type().Out(0))
-	}
-	for _, t := range loggers {
-		for name, bind := range loggerBinds {
-			m[methodKey{t, name}] = func(h Hooks, r reflect.Value) reflect.Value {
-				return reflect.ValueOf(bind(h, r.Interface().(outputter)))
-			}
+	for name, bind := range loggerBinds {
+		m[methodKey{reflect.TypeFor[*log.Logger](), name}] = func(h Hooks, r reflect.Value) reflect.Value {
+			return reflect.ValueOf(bind(h, r.Interface().(outputter)))
 		}
 	}
 	return m
 }()
 
-// outputter is a logger: *log.Logger (log.Default), and the logger type
-// of yaegi's log.New.
+// outputter is a logger: *log.Logger (log.Default, log.New).
 type outputter interface {
 	Output(calldepth int, s string) error
 }
@@ -75,7 +66,7 @@ type outputter interface {
 // loggerBinds replace the printing methods of the loggers (and log's
 // printing functions, over the execution's logger): arguments checked
 // for cycles, and Fatal ends the execution with exit code 1 (the method
-// of *log.Logger exits the process; yaegi's panics).
+// of *log.Logger exits the process).
 var loggerBinds = func() map[string]func(h Hooks, l outputter) any {
 	m := map[string]func(h Hooks, l outputter) any{}
 	for _, name := range []string{"Print", "Println", "Panic", "Panicln", "Fatal", "Fatalln"} {

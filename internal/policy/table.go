@@ -2,14 +2,20 @@ package policy
 
 import (
 	"embed"
+	"encoding"
+	"encoding/json"
+	"fmt"
 	"io/fs"
+	"log"
 	"reflect"
 	"strings"
 	"sync"
 
+	"github.com/toolscript/toolscript/internal/policy/stdlib"
 	"github.com/toolscript/toolscript/internal/yaegi/interp"
-	"github.com/traefik/yaegi/stdlib"
 )
+
+//go:generate go run ./gen -o stdlib -allowlist allowlist.go
 
 //go:embed all:_gosrc
 var goSource embed.FS
@@ -30,13 +36,14 @@ var sourceFS = func() fs.FS {
 // slices, maps and cmp, and nothing else.
 func SourceFS() fs.FS { return sourceFS }
 
-// symbolTable is the allowlisted subset of yaegi's stdlib symbols, with
+// symbolTable is the allowlisted packages' symbols (package stdlib,
+// generated from the toolchain's standard library by go generate), with
 // settable package variables replaced by read-only copies and the symbols
 // replaced per execution left out. It is built once per process and
 // shared, read-only, by every interpreter.
 type symbolTable struct {
 	pkgs     map[string]interp.Exports  // import path -> {"path/./name": symbols}
-	mapTypes interp.Exports             // yaegi's interface wrappers, for fmt and friends
+	mapTypes interp.Exports             // the interface wrappers fmt, log and json see (mapTypes)
 	byName   map[string]string          // package name -> import path, for auto-imports
 	vars     map[string]map[string]bool // package name -> its variables, read-only to scripts
 	// copies are the package variables scripts get deep copies of, per
@@ -76,9 +83,9 @@ func buildTable() *symbolTable {
 	perExecution := replacedNames()
 	for _, path := range allowlist {
 		name := path[strings.LastIndex(path, "/")+1:]
-		src, ok := stdlib.Symbols[path+"/"+name]
+		src, ok := stdlib.Symbols[path]
 		if !ok {
-			panic("policy: allowlisted package missing from yaegi stdlib: " + path)
+			panic("policy: allowlisted package has no generated symbols (run go generate ./internal/policy): " + path)
 		}
 		if own, ok := replacedTables[path]; ok {
 			src = own // see pkgstate.go
@@ -125,20 +132,37 @@ func buildTable() *symbolTable {
 	for _, path := range ownPackages {
 		t.byName[path] = path
 	}
-	// yaegi's own interface wrappers; fmt's and log's printing
-	// functions, which must see the script's Error methods too, are
-	// replaced per execution and get theirs there (exports.go).
-	mt := make(map[reflect.Value][]reflect.Type, len(stdlib.MapTypes))
-	for k, v := range stdlib.MapTypes {
-		mt[k] = v
-	}
-	t.mapTypes = interp.Exports{".": {"MapTypes": reflect.ValueOf(mt)}}
+	// fmt's and log's printing functions, which must see the script's
+	// Error methods too, are replaced per execution and get theirs there
+	// (exports.go).
+	t.mapTypes = interp.Exports{".": {"MapTypes": reflect.ValueOf(mapTypes())}}
 	return t
+}
+
+// mapTypes are the interfaces the interpreter implements on a script
+// value passed to a native function that takes any but does something
+// special when its argument implements one of them (String on fmt.Sprint's
+// argument, MarshalJSON on json.Marshal's): native function -> those
+// interfaces.
+func mapTypes() map[reflect.Value][]reflect.Type {
+	printing := []reflect.Type{reflect.TypeFor[fmt.Formatter](), reflect.TypeFor[fmt.Stringer]()}
+	scanning := []reflect.Type{reflect.TypeFor[fmt.Scanner]()}
+	mt := map[reflect.Value][]reflect.Type{}
+	for _, f := range []any{fmt.Errorf, fmt.Fprint, fmt.Fprintf, fmt.Fprintln, fmt.Print, fmt.Printf, fmt.Println,
+		fmt.Sprint, fmt.Sprintf, fmt.Sprintln, log.Fatal, log.Fatalf, log.Fatalln, log.Panic, log.Panicf, log.Panicln} {
+		mt[reflect.ValueOf(f)] = printing
+	}
+	for _, f := range []any{fmt.Scan, fmt.Scanf, fmt.Scanln} {
+		mt[reflect.ValueOf(f)] = scanning
+	}
+	mt[reflect.ValueOf(json.Marshal)] = []reflect.Type{reflect.TypeFor[json.Marshaler](), reflect.TypeFor[encoding.TextMarshaler]()}
+	mt[reflect.ValueOf(json.Unmarshal)] = []reflect.Type{reflect.TypeFor[json.Unmarshaler](), reflect.TypeFor[encoding.TextUnmarshaler]()}
+	return mt
 }
 
 // UseShared gives use (an interpreter's UseShared) the shared tables a
 // script importing imports needs: each allowlisted package, the host
-// packages of the source packages, and yaegi's interface wrappers when
+// packages of the source packages, and the interface wrappers (mapTypes) when
 // it prints. The tables are prepared once per process and shared by every
 // interpreter, not copied into each.
 func UseShared(imports []string, use func(interp.Exports) error) error {
