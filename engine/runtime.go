@@ -3,6 +3,8 @@ package engine
 import (
 	"context"
 	"fmt"
+	"go/token"
+	"math"
 	"reflect"
 	"sync"
 	"sync/atomic"
@@ -24,15 +26,17 @@ type execution struct {
 
 	ncalls     atomic.Int64
 	ended      atomic.Bool
-	goroutines atomic.Int64  // running goroutines of the script
-	toolSem    chan struct{} // wakes a waiter for a MaxParallelTools slot; its capacity is the limit; nil for no limit
-	toolsBusy  atomic.Int64  // tool calls running
-	goPanic    *PanicError   // the first panic of a script goroutine
-	heapBase   int64         // heap bytes when the execution started
-	stop       func()        // stops the interpreter: no script code runs after it
-	stops      []func()      // under mu: the clean-ups of callbacks (callbacks.go)
-	stopped    bool          // under mu: the clean-ups have run
-	waits      waitGroups    // the script's WaitGroup counts (callbacks.go)
+	goroutines atomic.Int64                             // running goroutines of the script
+	toolSem    chan struct{}                            // wakes a waiter for a MaxParallelTools slot; its capacity is the limit; nil for no limit
+	toolsBusy  atomic.Int64                             // tool calls running
+	goPanic    *PanicError                              // the first panic of a script goroutine
+	heapBase   int64                                    // heap bytes when the execution started
+	stop       func()                                   // stops the interpreter: no script code runs after it
+	panicSite  func(any) (token.Position, string, bool) // the interpreter's PanicSite: where a goroutine's panic started
+	lines      []string                                 // the model's source lines, for a goroutine's panic
+	stops      []func()                                 // under mu: the clean-ups of callbacks (callbacks.go)
+	stopped    bool                                     // under mu: the clean-ups have run
+	waits      waitGroups                               // the script's WaitGroup counts (callbacks.go)
 
 	mu       sync.Mutex
 	calls    []ToolCall
@@ -227,9 +231,22 @@ func (x *execution) rtExports() interp.Exports {
 		"SetResult": reflect.ValueOf(x.setResult),
 		"ResultAt":  reflect.ValueOf(x.resultPos),
 		"Clear":     reflect.ValueOf(clearValue),
+		"NegZero":   reflect.ValueOf(negZero),
 		"GoStart":   reflect.ValueOf(x.goStart),
 		"GoEnd":     reflect.ValueOf(x.goEnd),
 	}}
+}
+
+// negZero reports whether v is a floating-point negative zero, for the
+// min and max builtins (min(0.0, -0.0) is -0.0, max(-0.0, 0.0) is 0.0).
+func negZero(v any) bool {
+	rv := reflect.ValueOf(v)
+	switch rv.Kind() {
+	case reflect.Float32, reflect.Float64:
+		f := rv.Float()
+		return f == 0 && math.Signbit(f)
+	}
+	return false
 }
 
 // clearValue implements the clear builtin for maps and slices.

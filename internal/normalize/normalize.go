@@ -18,7 +18,8 @@ const (
 	File = "script.go"
 	// RuntimePath is the import path of the package the generated code
 	// calls, imported as RuntimeAlias when Program.UsesRuntime. Its
-	// package must export ResultAt, SetResult, GoStart, GoEnd and Clear
+	// package must export ResultAt, SetResult, GoStart, GoEnd, Clear and
+	// NegZero
 	// (see the rewrite that generates each call).
 	RuntimePath = "toolscript/rt"
 	// RuntimeAlias is the name the generated code imports RuntimePath as.

@@ -104,3 +104,23 @@ func main() {
 }`)
 	assert.Equal(t, "0 busy 1\n5 busy 2\n{4} busy 4\nzz\n", got)
 }
+
+// TestNegativeZeroArgument checks patch 82: a negative zero passed to a
+// function (alone or in a struct) keeps its sign.
+func TestNegativeZeroArgument(t *testing.T) {
+	got := runOutput(t, `
+import (
+	"fmt"
+	"math"
+)
+type Pt struct{ X, Y float64 }
+func id(x float64) float64 { return x }
+func gen[T float64 | int](x T, ys ...T) T { return x }
+func sign(p Pt) bool { return math.Signbit(p.X) }
+func main() {
+	z := 0.0
+	nz := -z
+	fmt.Print(math.Signbit(id(nz)), math.Signbit(gen(nz, z)), sign(Pt{X: nz}), sign(Pt{}))
+}`)
+	assert.Equal(t, "true true true false", got)
+}

@@ -1622,7 +1622,7 @@ func call(n *node) {
 					}
 				default:
 					val := v(f)
-					if val.IsZero() && dest[i].Kind() != reflect.Interface {
+					if val.IsZero() && dest[i].Kind() != reflect.Interface && val.Type() != dest[i].Type() { // toolscript patch 82
 						// Work around a recursive struct zero interface issue.
 						// Once there is a better way to handle this case, the dest can just be set.
 						continue
