@@ -204,6 +204,8 @@ func (x *execution) interpret(prog *program, surf *surface, globals map[string]a
 	// it (internal/policy).
 	must(policy.UseShared(prog.imports, it.UseShared))
 	x.stop = it.Stop
+	x.panicSite = it.PanicSite
+	x.lines = prog.lines
 	must(it.Use(policy.Exports(prog.imports, prog.src, hooks{x})))
 	if prog.usesRT {
 		must(it.Use(x.rtExports()))
@@ -246,6 +248,7 @@ func (x *execution) interpOptions(surf *surface, imports []string, session bool)
 		Env:                  []string{},
 		SourcecodeFilesystem: policy.SourceFS(),
 		GoPath:               ".",
+		BinaryExtensions:     policy.BinaryExtensions(), // errors.AsType
 		ReadOnlyTypes:        policy.ReadOnlyTypes(),
 		HiddenFieldType:      policy.HiddenFieldType,
 		MaxCallDepth:         max(x.limits.MaxCallDepth, 0), // see callDepth
@@ -484,22 +487,27 @@ func (p *program) panicError(v any, ip interp.Panic, x *execution) error {
 		// Where the interpreter saw the panic start: the panic call, or
 		// the statement that raised a run-time error.
 		if pos := ip.Frames[0].Pos; pos.Filename == scriptFile && pos.Line <= len(p.lines) {
-			pe.Line, pe.Column = pos.Line, pos.Column
+			pe.Line, pe.Column, pe.Source = pos.Line, pos.Column, p.line(pos.Line)
 		}
 	}
 	var ie *interp.Error
 	if err, ok := v.(error); ok && errors.As(err, &ie) {
 		// An error the interpreter raised at run time, at its position.
-		if pe.Line == 0 && ie.Pos.Line > 0 {
-			pe.Line, pe.Column = ie.Pos.Line, ie.Pos.Column
+		if pe.Line == 0 && ie.Pos.Line > 0 && ie.Pos.Line <= len(p.lines) {
+			pe.Line, pe.Column, pe.Source = ie.Pos.Line, ie.Pos.Column, p.line(ie.Pos.Line)
 		}
 		msg, _ := cutMessage(ie.Msg, MaxErrorBytes)
 		pe.Value = errors.New(msg)
 	}
-	// The script's named functions, innermost first.
+	// The script's named functions, innermost first, each where the
+	// panic was in it (script frames only: no position is outside the
+	// model's script).
 	var frames []string
 	for _, f := range ip.Frames {
 		if name, ok := strings.CutPrefix(f.Func, "main."); ok && !strings.Contains(name, ".") {
+			if f.Pos.Filename == scriptFile && f.Pos.Line > 0 && f.Pos.Line <= len(p.lines) {
+				name += fmt.Sprintf(" (line %d:%d)", f.Pos.Line, f.Pos.Column)
+			}
 			frames = append(frames, name)
 		}
 	}

@@ -46,9 +46,17 @@ func (x *execution) callbackPanic(r any) {
 		x.abort(r)
 		return
 	}
+	pe := &PanicError{Value: r, Stack: "a goroutine of the script"}
+	if x.panicSite != nil {
+		// Where the interpreter saw the panic start, if in the script.
+		if pos, _, ok := x.panicSite(r); ok && pos.Filename == scriptFile && pos.Line > 0 && pos.Line <= len(x.lines) {
+			pe.Line, pe.Column = pos.Line, pos.Column
+			pe.Source = strings.TrimRight(x.lines[pos.Line-1], "\r")
+		}
+	}
 	x.mu.Lock()
 	if x.goPanic == nil {
-		x.goPanic = &PanicError{Value: r, Stack: "a goroutine of the script"}
+		x.goPanic = pe
 	}
 	x.mu.Unlock()
 	// As in Go, where the panic ends the program: nothing of the script

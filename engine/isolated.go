@@ -471,7 +471,7 @@ func encodeErr(err error) *isolated.ErrInfo {
 	case errors.As(err, &se) && se == err:
 		ei.Kind, ei.Line, ei.Column, ei.Text, ei.Source = "script", se.Line, se.Column, cut(se.Msg), cut(se.Source)
 	case errors.As(err, &pe) && pe == err:
-		ei.Kind, ei.Line, ei.Column, ei.Stack = "panic", pe.Line, pe.Column, cut(pe.Stack)
+		ei.Kind, ei.Line, ei.Column, ei.Stack, ei.Source = "panic", pe.Line, pe.Column, cut(pe.Stack), cut(pe.Source)
 		if e, ok := pe.Value.(error); ok {
 			ei.IsError, ei.Text = true, cut(e.Error())
 		} else if s, ok := pe.Value.(string); ok {
@@ -514,7 +514,7 @@ func decodeErr(ei *isolated.ErrInfo) error {
 			return se
 		}
 	case "panic":
-		pe := &PanicError{Line: ei.Line, Column: ei.Column, Stack: ei.Stack}
+		pe := &PanicError{Line: ei.Line, Column: ei.Column, Stack: ei.Stack, Source: ei.Source}
 		switch {
 		case ei.IsError:
 			pe.Value = newRemote(ei.Text, ei.Is)

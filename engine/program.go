@@ -2,9 +2,12 @@ package engine
 
 import (
 	"errors"
+	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/toolscript/toolscript/internal/normalize"
+	"github.com/toolscript/toolscript/internal/suggest"
 )
 
 // The names of the generated code (internal/normalize).
@@ -40,7 +43,7 @@ func normalizeScript(code string, im imports, globals bool) (*program, error) {
 		MaxNesting: MaxNesting,
 	})
 	if err != nil {
-		return nil, normalizeError(err)
+		return nil, im.importHint(normalizeError(err))
 	}
 	return &program{src: np.Src, lines: np.Lines, imports: np.Imports, usesRT: np.UsesRuntime, code: code, globals: globals}, nil
 }
@@ -68,4 +71,47 @@ func (p *program) line(n int) string {
 		return ""
 	}
 	return strings.TrimRight(p.lines[n-1], "\r")
+}
+
+// importHint adds to the refusal of an import that looks like a typo of
+// an importable path ("strngs", "encoding/jsn", or "json" for
+// encoding/json) the path it may have meant; a refusal of a package that
+// exists but scripts cannot import (os/exec) stays as it is.
+func (im imports) importHint(err error) error {
+	se, ok := err.(*ScriptError)
+	if !ok || !errors.Is(se.Err, ErrImportNotAllowed) {
+		return err
+	}
+	const refusal = " is not available to scripts"
+	i := strings.Index(se.Msg, refusal)
+	if i < 0 {
+		return err
+	}
+	j := strings.LastIndex(se.Msg[:i], ": ")
+	path, perr := strconv.Unquote(se.Msg[j+2 : i])
+	if j < 0 || perr != nil {
+		return err
+	}
+	paths := Packages()
+	for p := range im.surf.pkgs {
+		paths = append(paths, p)
+	}
+	best := ""
+	for _, p := range paths {
+		if p[strings.LastIndex(p, "/")+1:] == path {
+			best = p // "json" for encoding/json
+		}
+	}
+	if best == "" {
+		// At most two edits: a package scripts cannot import (crypto/rand)
+		// is no typo of one they can (math/rand).
+		if n := suggest.Nearest(path, paths); n != "" && suggest.Distance(strings.ToLower(path), strings.ToLower(n)) <= 2 {
+			best = n
+		}
+	}
+	if best == "" {
+		return err
+	}
+	se.Msg = se.Msg[:i+len(refusal)] + fmt.Sprintf(" (did you mean %q?)", best) + se.Msg[i+len(refusal):]
+	return se
 }

@@ -135,6 +135,14 @@ func (e *ScriptError) Error() string {
 		fmt.Fprintf(&b, "line %d:%d: ", e.Line, e.Column)
 	}
 	b.WriteString(e.Msg)
+	b.WriteString(e.excerpt())
+	return b.String()
+}
+
+// excerpt is the source line at the error, indented, and a caret under
+// its column: "" without a source line.
+func (e *ScriptError) excerpt() string {
+	var b strings.Builder
 	if e.Source != "" && e.Line > 0 {
 		b.WriteString("\n    ")
 		b.WriteString(strings.ReplaceAll(e.Source, "\t", "    "))
@@ -160,7 +168,8 @@ type PanicError struct {
 	Value  any    // the value passed to panic
 	Line   int    // where the panic happened, 0 if unknown
 	Column int    // column, 0 if unknown
-	Stack  string // the interpreter's frames, innermost first, when known
+	Stack  string // the script's frames, innermost first, when known
+	Source string // the script's line at Line, "" if unknown
 }
 
 // Error renders "panic: value" with the position when known, cut to
@@ -172,10 +181,18 @@ func (e *PanicError) Error() string {
 	msg := "panic: " + panicText(e.Value)
 	if e.Line > 0 {
 		msg = fmt.Sprintf("line %d:%d: %s", e.Line, e.Column, msg)
+		if e.Stack != "" && (strings.Contains(e.Stack, " <- ") || !strings.Contains(e.Stack, "(line ")) {
+			// The script's own frames, innermost first ("main (line
+			// 3:5)" alone says no more than the position).
+			msg += " (in " + e.Stack + ")"
+		}
 	} else if e.Stack != "" {
 		msg += " (in " + e.Stack + ")"
 	}
 	msg, _ = cutMessage(msg, MaxErrorBytes)
+	if e.Source != "" && e.Line > 0 {
+		msg += (&ScriptError{Line: e.Line, Column: e.Column, Source: e.Source}).excerpt()
+	}
 	return msg
 }
 

@@ -49,5 +49,7 @@ panic("oops")`,
 	// code 0 "" value 10.5
 	// code 1 "" value <nil>
 	//   line 2:1: panic: oops
+	//     panic("oops")
+	//     ^
 	// code 0 "total is still 10.5\n" value <nil>
 }

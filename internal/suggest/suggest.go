@@ -33,6 +33,9 @@ func Nearest(name string, names []string) string {
 	return best
 }
 
+// Distance is the edit (Levenshtein) distance of a and b, in bytes.
+func Distance(a, b string) int { return distance(a, b) }
+
 // distance is the Levenshtein distance of a and b (bytes).
 func distance(a, b string) int {
 	prev := make([]int, len(b)+1)
