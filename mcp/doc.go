@@ -42,9 +42,13 @@
 // [Client.Close] closes a stdio server's input, gives it
 // [Options].CloseTimeout to exit, then sends SIGTERM and, a second later,
 // SIGKILL to its process group; whatever is left of the group once the
-// server has exited is killed too, so no process outlives Close. (If the
-// host itself dies, a stdio server sees its input close, which ends
-// well-behaved servers.)
+// server has exited is killed too, so no process outlives Close. If the
+// host itself dies, even by SIGKILL with nothing left to run Close, the
+// kernel kills a stdio server on Linux (the parent-death signal: servers
+// are started from one OS thread that lives as long as the host, because
+// Linux sends the signal when the thread that started the child ends);
+// elsewhere a stdio server sees its input close, which ends well-behaved
+// servers.
 //
 // # Tools and names
 //

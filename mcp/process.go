@@ -14,6 +14,8 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolscript/toolscript/internal/proc"
 )
 
 // stderrTail is how much of a stdio server's standard error is kept for
@@ -21,7 +23,8 @@ import (
 const stderrTail = 4 << 10
 
 // process is a running stdio server: the command with its three pipes, in
-// its own process group (on Unix).
+// its own process group (on Unix), killed with this process (on Linux;
+// see proc.StartTied).
 type process struct {
 	cmd     *exec.Cmd
 	stdin   *os.File // our end: writes go to the server
@@ -42,7 +45,6 @@ func startProcess(cfg ServerConfig, maxLine int, extra io.Writer) (*process, err
 	for _, k := range sortedKeys(cfg.Env) {
 		cmd.Env = append(cmd.Env, k+"="+cfg.Env[k])
 	}
-	cmd.SysProcAttr = procAttr()
 	inR, inW, err := os.Pipe()
 	if err != nil {
 		return nil, err
@@ -58,7 +60,11 @@ func startProcess(cfg ServerConfig, maxLine int, extra io.Writer) (*process, err
 		return nil, err
 	}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
-	if err := cmd.Start(); err != nil {
+	// In its own process group, and killed by the kernel when this
+	// process dies (on Linux: the parent-death signal), even by SIGKILL,
+	// when nothing runs to stop it and a server that does not exit at the
+	// end of its input would otherwise outlive us.
+	if err := proc.StartTied(cmd); err != nil {
 		closeAll(inR, inW, outR, outW, errR, errW)
 		return nil, fmt.Errorf("starting %s: %w", cfg.Command, err)
 	}

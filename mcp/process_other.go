@@ -2,13 +2,7 @@
 
 package mcp
 
-import (
-	"os/exec"
-	"syscall"
-)
-
-// procAttr has nothing to set outside Unix.
-func procAttr() *syscall.SysProcAttr { return nil }
+import "os/exec"
 
 // terminateGroup kills the server: outside Unix there is no SIGTERM.
 func terminateGroup(cmd *exec.Cmd) { killGroup(cmd) }

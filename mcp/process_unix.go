@@ -7,10 +7,9 @@ import (
 	"syscall"
 )
 
-// procAttr puts a stdio server in a process group of its own, so that
-// stopping it also stops the processes it started (npx starting node,
-// say).
-func procAttr() *syscall.SysProcAttr { return &syscall.SysProcAttr{Setpgid: true} }
+// A stdio server leads a process group of its own (proc.StartTied), so
+// that stopping it also stops the processes it started (npx starting
+// node, say).
 
 // terminateGroup sends SIGTERM to the server's process group.
 func terminateGroup(cmd *exec.Cmd) {

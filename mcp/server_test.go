@@ -20,6 +20,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/toolscript/toolscript/engine"
+	"github.com/toolscript/toolscript/internal/proc"
 	"github.com/toolscript/toolscript/mcp"
 )
 
@@ -28,10 +29,21 @@ import (
 const serverEnv = "TOOLSCRIPT_MCP_TEST_SERVER"
 
 func TestMain(m *testing.M) {
+	if pidFile := os.Getenv(parentEnv); pidFile != "" {
+		serveAsParent(pidFile) // exits
+	}
 	switch os.Getenv(serverEnv) {
 	case "":
 	case "silent": // reads and never answers
 		_, _ = io.Copy(io.Discard, os.Stdin)
+		os.Exit(0)
+	case "orphan": // writes its pid, serves, and outlives the end of its input
+		if err := os.WriteFile(os.Getenv(parentEnv+"_CHILD"), []byte(fmt.Sprint(os.Getpid())), 0o600); err != nil {
+			fmt.Fprintln(os.Stderr, "test server:", err)
+			os.Exit(1)
+		}
+		_ = newTestServer(true, nil).Run(context.Background(), &sdk.StdioTransport{})
+		time.Sleep(2 * time.Minute) // bounded: a failed test leaves no process for long
 		os.Exit(0)
 	default:
 		srv := newTestServer(true, nil)
@@ -42,7 +54,8 @@ func TestMain(m *testing.M) {
 		os.Exit(0)
 	}
 	engine.MaybeServeWorker()
-	goleak.VerifyTestMain(m)
+	// StartTied's spawner lives as long as the process, by design.
+	goleak.VerifyTestMain(m, goleak.IgnoreAnyFunction(proc.SpawnerFunc))
 }
 
 type addIn struct {
