@@ -822,6 +822,9 @@ func (interp *Interpreter) ast(f ast.Node) (string, *node, error) {
 			st.push(addChild(&root, anc, pos, parenExpr, aNop), nod)
 
 		case *ast.RangeStmt:
+			if a.Tok == token.ASSIGN { // toolscript patch 77
+				rangeAssignToDefine(a)
+			}
 			// Insert a missing ForRangeStmt for AST correctness
 			n := addChild(&root, anc, pos, forRangeStmt, aNop)
 			r := addChild(&root, astNode{n, nod}, pos, rangeStmt, aRange)
@@ -982,4 +985,30 @@ func (interp *Interpreter) dup(nod, anc *node) *node {
 		n.child = append(n.child, interp.dup(c, &n))
 	}
 	return &n
+}
+
+// rangeAssignToDefine rewrites `for k, v = range x { body }`, whose
+// iteration variables are declared outside the loop, as `for k1, v1 :=
+// range x { k, v = k1, v1; body }` (toolscript patch 77): the interpreter
+// declared new variables for both forms, so the outer ones were never
+// written (after `for i = range s`, i kept its earlier value).
+func rangeAssignToDefine(a *ast.RangeStmt) {
+	var lhs, rhs []ast.Expr
+	fresh := func(e ast.Expr, name string) ast.Expr {
+		if e == nil {
+			return nil
+		}
+		id := &ast.Ident{NamePos: e.Pos(), Name: name}
+		lhs = append(lhs, e)
+		rhs = append(rhs, id)
+		return &ast.Ident{NamePos: e.Pos(), Name: name}
+	}
+	a.Key = fresh(a.Key, "range·key")
+	a.Value = fresh(a.Value, "range·value")
+	a.Tok = token.DEFINE
+	if len(lhs) == 0 {
+		return
+	}
+	set := &ast.AssignStmt{Lhs: lhs, TokPos: a.For, Tok: token.ASSIGN, Rhs: rhs}
+	a.Body.List = append([]ast.Stmt{set}, a.Body.List...)
 }

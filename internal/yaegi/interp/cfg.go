@@ -293,7 +293,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				if c.kind != labeledStmt {
 					continue
 				}
-				label := c.child[0].ident
+				label := labelKey(c.child[0].ident) // toolscript patch 77
 				sym := &symbol{kind: labelSym, node: c, index: -1}
 				sc.sym[label] = sym
 				c.sym = sym
@@ -312,10 +312,10 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				break
 			}
 			// Handle labeled statements.
-			label := n.child[0].ident
+			label := labelKey(n.child[0].ident) // toolscript patch 77
 			if sym, _, ok := sc.lookup(label); ok {
 				if sym.kind != labelSym {
-					err = n.child[0].cfgErrorf("label %s not defined", label)
+					err = n.child[0].cfgErrorf("label %s not defined", n.child[0].ident)
 					break
 				}
 				n.sym = sym
@@ -824,6 +824,12 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					// Setting a map entry requires an additional step, do not optimize.
 					// As we only write, skip the default useless getIndexMap dest action.
 					dest.gen = nop
+				case n.nleft > 1 && n.nright > 0:
+					// toolscript patch 54: a multiple assignment assigns
+					// every pair itself (writing a source into its
+					// destination made the statement a no-op for the
+					// other pairs: k, m := "a", map[string]int{} left k
+					// empty).
 				case isFuncField(dest):
 					// Setting a struct field of function type requires an extra step. Do not optimize.
 				case isCall(src) && !isInterfaceSrc(dest.typ) && n.kind != defineStmt:
@@ -1142,6 +1148,12 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 
 		case blockStmt:
 			wireChild(n)
+			// toolscript patch 77: a loop body with no statement but its
+			// loop variable nodes goes on to its end (the function
+			// returned there: nothing after `for i := range 3 {}` ran).
+			if nv := loopVarNodes(n); nv > 0 && len(n.child) == nv {
+				n.child[nv-1].tnext = n
+			}
 			if len(n.child) > 0 {
 				l := n.lastChild()
 				n.findex = l.findex
@@ -1280,6 +1292,13 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				c0.typ = &itype{cat: builtinT, name: bname}
 				if n.typ, err = nodeType(interp, sc, n); err != nil {
 					return
+				}
+				if bname == bltnNew && newOfValue(n.child[1], sc) { // toolscript patch 49
+					if isInterfaceSrc(n.typ.val) {
+						err = n.cfgErrorf("new(expr) of an interface-typed expression is not supported")
+						break
+					}
+					n.gen = _newValue
 				}
 				switch {
 				case n.typ.cat == builtinT:
@@ -1682,6 +1701,9 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 
 		case identExpr:
 			if isKey(n) || isNewDefine(n, sc) {
+				break
+			}
+			if isLabelIdent(n) { // toolscript patch 77: a label is not a value
 				break
 			}
 			if n.anc.kind == funcDecl && n.anc.child[1] == n {
@@ -2226,14 +2248,20 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				} else {
 					body := c.lastChild()
 					if len(c.child) > 1 {
-						cond := c.child[0]
-						cond.tnext = body.start
-						if i == l-1 {
-							setFNext(cond, n)
-						} else {
-							setFNext(cond, clauses[i+1].start)
+						// toolscript patch 48: every expression of a case
+						// list is tested in order (only the first was).
+						next := n
+						if i < l-1 {
+							next = clauses[i+1].start
 						}
-						c.start = cond.start
+						conds := c.child[:len(c.child)-1]
+						for j := len(conds) - 1; j >= 0; j-- {
+							cond := conds[j]
+							cond.tnext = body.start
+							setFNext(cond, next)
+							next = cond.start
+						}
+						c.start = conds[0].start
 					} else {
 						c.start = body.start
 					}
@@ -3402,4 +3430,68 @@ func checkConstSize(n *node) error {
 		return n.cfgErrorf("constant overflow: the value has %d bits, more than %d", constant.BitLen(v), maxConstBits)
 	}
 	return nil
+}
+
+// newOfValue reports whether the operand of new is an expression (Go 1.26's
+// new(expr), a pointer to a new variable holding its value) rather than a
+// type. toolscript patch 49.
+func newOfValue(n *node, sc *scope) bool {
+	switch n.kind {
+	case basicLit, compositeLitExpr, callExpr, binaryExpr, unaryExpr, sliceExpr, funcLit, typeAssertExpr:
+		return true
+	case parenExpr:
+		return len(n.child) == 1 && newOfValue(n.child[0], sc)
+	case identExpr:
+		sym, _, ok := sc.lookup(n.ident)
+		return ok && (sym.kind == varSym || sym.kind == constSym || sym.kind == funcSym)
+	case selectorExpr, indexExpr, starExpr:
+		return !n.isType(sc)
+	}
+	return false
+}
+
+// defaultTypeOf is the type of a variable initialised with a value of type t:
+// t itself, or the default type of an untyped constant. toolscript patch 49.
+func defaultTypeOf(t *itype, sc *scope) *itype {
+	if !t.untyped {
+		return t
+	}
+	if t.cat == valueT {
+		return sc.fixType(t)
+	}
+	if d := sc.getType(t.name); d != nil {
+		return d
+	}
+	return t
+}
+
+// labelKey is the key of a label in a scope's symbols, apart from the
+// names of variables, types and functions (toolscript patch 77: a label
+// named as a variable of its block replaced the variable).
+func labelKey(name string) string { return "label·" + name }
+
+// isLabelIdent reports whether n names a label: that of a labeled
+// statement, or of a break, continue or goto (toolscript patch 77).
+func isLabelIdent(n *node) bool {
+	switch n.anc.kind {
+	case labeledStmt, breakStmt, continueStmt, gotoStmt:
+		return n.anc.child[0] == n
+	}
+	return false
+}
+
+// loopVarNodes is the number of loop variable nodes the parser puts first
+// in the body n of a loop: 2 for a range loop, 1 for a three-clause loop
+// (toolscript patch 77).
+func loopVarNodes(n *node) int {
+	if n.anc == nil {
+		return 0
+	}
+	switch n.anc.kind {
+	case rangeStmt:
+		return 2
+	case forStmt7:
+		return 1
+	}
+	return 0
 }

@@ -118,6 +118,7 @@ type frame struct {
 	deferred  [][]reflect.Value  // defer stack
 	recovered interface{}        // to handle panic recover
 	done      reflect.SelectCase // for cancellation of channel operations
+	origin    *frame             // toolscript patch 52: the frame a clone was made from, whose panic recover sees
 }
 
 func newFrame(anc *frame, length int, id uint64) *frame {
@@ -148,6 +149,10 @@ func (f *frame) clone() *frame {
 		id:        f.runid(),
 		done:      f.done,
 		debug:     f.debug,
+		origin:    f, // toolscript patch 52
+	}
+	if f.origin != nil {
+		nf.origin = f.origin
 	}
 	nf.data = make([]reflect.Value, len(f.data))
 	copy(nf.data, f.data)

@@ -205,6 +205,21 @@ func argNow(v reflect.Value) reflect.Value {
 	return c
 }
 
+// callDeferred calls a deferred function and returns the value it panicked
+// with, if it did (toolscript patch 53). runtime.Goexit goes on unwinding.
+func callDeferred(val []reflect.Value) (p any, panicked bool) {
+	returned := false
+	defer func() {
+		if !returned {
+			p = recover()
+			panicked = p != nil
+		}
+	}()
+	val[0].Call(val[1:])
+	returned = true
+	return nil, false
+}
+
 // closureID identifies a function value: the address of its closure
 // record, which differs between two closures of the same code (toolscript
 // patch 16). It is 0 for nil.
@@ -279,9 +294,21 @@ func runCfg(n *node, f *frame, funcNode, callNode *node) {
 			// may recover it.
 			n.interp.notePanicSite(f.recovered, originalExecNode(n, exec), n)
 		}
-		for _, val := range f.deferred {
-			val[0].Call(val[1:])
+		// toolscript patch 53: the deferred calls run without the frame's
+		// lock (a closure of the frame returning in one of them locks it:
+		// defer f() of a closure in a loop hung), and a panic in one of
+		// them replaces the current panic and the next ones still run, as
+		// in Go (it escaped with the lock held).
+		deferred := f.deferred
+		f.mutex.Unlock()
+		for _, val := range deferred {
+			if p, panicked := callDeferred(val); panicked {
+				f.mutex.Lock()
+				f.recovered = runtimePanic(p)
+				f.mutex.Unlock()
+			}
 		}
+		f.mutex.Lock()
 		if f.recovered != nil {
 			oNode := originalExecNode(n, exec)
 			if oNode == nil {
@@ -880,7 +907,7 @@ func assign(n *node) {
 		default:
 			t = typ.TypeOf()
 		}
-		types[i] = t
+		types[i] = t // nil for nil: toolscript patch 54
 		index[i] = n.child[i].findex
 		level[i] = n.child[i].level
 	}
@@ -906,22 +933,44 @@ func assign(n *node) {
 	// evaluate and copy all values in assign right hand side into temporary
 	// then evaluate assign left hand side and copy temporary into it
 	n.exec = func(f *frame) bltn {
-		t := make([]reflect.Value, len(svalue))
+		t := make([]reflect.Value, 3*len(svalue))
+		dv, kv := t[len(svalue):2*len(svalue)], t[2*len(svalue):]
+		t = t[:len(svalue)]
 		for i, s := range svalue {
-			if n.child[i].ident == "_" {
+			if n.child[i].ident == "_" || types[i] == nil {
 				continue
 			}
 			t[i] = reflect.New(types[i]).Elem()
 			t[i].Set(s(f))
 		}
+		// toolscript patch 54: every destination (its index, map key
+		// and pointer operands) is evaluated before the first is
+		// assigned, as Go specifies (i, a[i] = 1, 2 indexed a with the
+		// new i).
 		for i, d := range dvalue {
 			if n.child[i].ident == "_" {
 				continue
 			}
+			dv[i] = d(f)
 			if j := ivalue[i]; j != nil {
-				d(f).SetMapIndex(j(f), t[i]) // Assign a map entry
+				kv[i] = argNow(j(f)) // the key now, not its variable
+			}
+		}
+		for i := range dvalue {
+			if n.child[i].ident == "_" {
+				continue
+			}
+			if types[i] == nil { // toolscript patch 54: nil, the zero value of the destination
+				if ivalue[i] != nil {
+					t[i] = reflect.Zero(dv[i].Type().Elem())
+				} else {
+					t[i] = reflect.Zero(dv[i].Type())
+				}
+			}
+			if ivalue[i] != nil {
+				dv[i].SetMapIndex(kv[i], t[i]) // Assign a map entry
 			} else {
-				d(f).Set(t[i]) // Assign a var or array/slice entry
+				dv[i].Set(t[i]) // Assign a var or array/slice entry
 			}
 		}
 		return next
@@ -1059,7 +1108,13 @@ func _recover(n *node) {
 	dest := genValue(n)
 
 	n.exec = func(f *frame) bltn {
-		if f.anc.recovered == nil {
+		// toolscript patch 52: a closure's frame is a clone of the
+		// frame that made it; the panic is its origin's.
+		rf := f.anc
+		if rf.origin != nil {
+			rf = rf.origin
+		}
+		if rf.recovered == nil {
 			// TODO(mpl): maybe we don't need that special case, and we're just forgetting to unwrap the valueInterface somewhere else.
 			if isEmptyInterface(n.typ) {
 				return tnext
@@ -1072,13 +1127,13 @@ func _recover(n *node) {
 		// the reflect.Value the interpreter panics with (a type
 		// assertion or a type switch on recover()'s value never matched,
 		// and %T printed reflect.Value).
-		rec := recoveredValue(f.anc.recovered)
+		rec := recoveredValue(rf.recovered)
 		if isEmptyInterface(n.typ) {
 			dest(f).Set(reflect.ValueOf(&rec).Elem())
 		} else {
 			dest(f).Set(reflect.ValueOf(valueInterface{n, reflect.ValueOf(rec)}))
 		}
-		f.anc.recovered = nil
+		rf.recovered = nil
 		return tnext
 	}
 }
@@ -1199,6 +1254,12 @@ func genFunctionWrapper(n *node) func(*frame) reflect.Value {
 		isDefer = true
 	}
 
+	// toolscript patch 52: a deferred function literal sees the
+	// variables of the defer statement's time, as a closure value does
+	// (it ran in the frame as it was at return: a deferred closure in a
+	// loop saw the loop variable of the last iteration).
+	deferLit := isDefer && n.kind == funcLit
+
 	return func(f *frame) reflect.Value {
 		v := value(f)
 		if !isDefer && v.Kind() == reflect.Func {
@@ -1217,9 +1278,13 @@ func genFunctionWrapper(n *node) func(*frame) reflect.Value {
 			bound = boundReceiver(rcvr(f), def.types[numRet])
 		}
 
+		af := f
+		if deferLit { // toolscript patch 52
+			af = f.clone()
+		}
 		return reflect.MakeFunc(funcType, func(in []reflect.Value) []reflect.Value {
 			// Allocate and init local frame. All values to be settable and addressable.
-			fr := newFrame(f, len(def.types), def.interp.callID(f)) // toolscript patch 47
+			fr := newFrame(af, len(def.types), def.interp.callID(af)) // toolscript patch 47
 			d := fr.data
 			for i, t := range def.types {
 				d[i] = reflect.New(t).Elem()
@@ -4113,6 +4178,22 @@ func _len(n *node) {
 	}
 	n.exec = func(f *frame) bltn {
 		dest(f).SetInt(int64(value(f).Len()))
+		return next
+	}
+}
+
+// _newValue is new(expr): a pointer to a new variable holding the value of
+// expr. toolscript patch 49.
+func _newValue(n *node) {
+	next := getExec(n.tnext)
+	et := n.typ.val
+	typ := et.TypeOf()
+	dest := genValueOutput(n, reflect.PtrTo(typ))
+	value := genDestValue(et, n.child[1])
+	n.exec = func(f *frame) bltn {
+		v := reflect.New(typ)
+		v.Elem().Set(value(f))
+		dest(f).Set(v)
 		return next
 	}
 }

@@ -673,6 +673,9 @@ func nodeType2(interp *Interpreter, sc *scope, n *node, seen []*node) (t *itype,
 				if t, err = nodeType2(interp, sc, n.child[1], seen); err != nil {
 					return nil, err // toolscript patch 25: the type's own error
 				}
+				if newOfValue(n.child[1], sc) { // toolscript patch 49
+					t = defaultTypeOf(t, sc)
+				}
 				incomplete := t.incomplete
 				t = ptrOf(t, withScope(sc))
 				t.incomplete = incomplete
