@@ -152,6 +152,18 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 						k, o = n.anc.child[0], n.anc.child[1]
 					}
 
+					// toolscript patch 65: range over a function (no
+					// case of the switch below); a status slot just
+					// behind the key's.
+					if y, ok := rangeFuncYield(o.typ); ok {
+						if ktyp, vtyp, err = rangeFuncVars(sc, n.anc, y, k, v); err != nil {
+							return false
+						}
+						n.anc.gen = rangeFunc
+						n.anc.val = &rangeFuncInfo{}
+						sc.add(sc.getType("int"))
+					}
+
 					switch o.typ.cat {
 					case valueT, linkedT:
 						typ := o.typ.rtype
@@ -1885,6 +1897,8 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				n.tnext = n.child[2].start // then go to range body
 				n.child[2].tnext = n       // then body go to range function (loop)
 				n.child[0].gen = empty
+			} else if info, ok := n.val.(*rangeFuncInfo); ok { // toolscript patch 65
+				err = wireRangeFunc(n, info)
 			} else {
 				var k, o, body *node
 				if len(n.child) == 4 {

@@ -1,24 +1,68 @@
-// Package maps is toolscript's interpreted subset of the standard maps
-// package. Keys and Values return slices, in no particular order, where the
-// standard library returns iterators: wrap them in slices.Sorted.
+// Package maps is toolscript's interpreted copy of the standard maps
+// package (Go 1.26's API): Keys, Values and All return iterators, in no
+// particular order, and Insert and Collect take one, as in the standard
+// library; slices.Sorted(maps.Keys(m)) gives the sorted keys and
+// slices.Collect(maps.Values(m)) a slice of the values.
+//
+// The iterators' types are spelled as the function types under iter.Seq
+// and iter.Seq2 (func(yield func(K) bool)): a value of either is
+// assignable to the other, and ranges the same.
 package maps
 
-// Keys returns the keys of m.
-func Keys[K comparable, V any](m map[K]V) []K {
-	out := make([]K, 0, len(m))
-	for k := range m {
-		out = append(out, k)
+// All returns an iterator over key-value pairs from m. The iteration
+// order is not specified and is not guaranteed to be the same from one
+// call to the next.
+func All[K comparable, V any](m map[K]V) func(yield func(K, V) bool) {
+	return func(yield func(K, V) bool) {
+		for k, v := range m {
+			if !yield(k, v) {
+				return
+			}
+		}
 	}
-	return out
 }
 
-// Values returns the values of m.
-func Values[K comparable, V any](m map[K]V) []V {
-	out := make([]V, 0, len(m))
-	for _, v := range m {
-		out = append(out, v)
+// Keys returns an iterator over keys in m. The iteration order is not
+// specified and is not guaranteed to be the same from one call to the
+// next.
+func Keys[K comparable, V any](m map[K]V) func(yield func(K) bool) {
+	return func(yield func(K) bool) {
+		for k := range m {
+			if !yield(k) {
+				return
+			}
+		}
 	}
-	return out
+}
+
+// Values returns an iterator over values in m. The iteration order is not
+// specified and is not guaranteed to be the same from one call to the
+// next.
+func Values[K comparable, V any](m map[K]V) func(yield func(V) bool) {
+	return func(yield func(V) bool) {
+		for _, v := range m {
+			if !yield(v) {
+				return
+			}
+		}
+	}
+}
+
+// Insert adds the key-value pairs from seq to m. If a key in seq already
+// exists in m, its value will be overwritten.
+func Insert[K comparable, V any](m map[K]V, seq func(yield func(K, V) bool)) {
+	for k, v := range seq {
+		m[k] = v
+	}
+}
+
+// Collect collects key-value pairs from seq into a new map and returns it.
+func Collect[K comparable, V any](seq func(yield func(K, V) bool)) map[K]V {
+	m := make(map[K]V)
+	for k, v := range seq {
+		m[k] = v
+	}
+	return m
 }
 
 // Clone returns a shallow copy of m.
@@ -60,4 +104,18 @@ func DeleteFunc[K comparable, V any](m map[K]V, del func(K, V) bool) {
 			delete(m, k)
 		}
 	}
+}
+
+// EqualFunc is like Equal, but compares values using eq. Keys are still
+// compared with ==.
+func EqualFunc[K comparable, V1, V2 any](m1 map[K]V1, m2 map[K]V2, eq func(V1, V2) bool) bool {
+	if len(m1) != len(m2) {
+		return false
+	}
+	for k, v1 := range m1 {
+		if v2, ok := m2[k]; !ok || !eq(v1, v2) {
+			return false
+		}
+	}
+	return true
 }

@@ -1,6 +1,11 @@
-// Package slices is toolscript's interpreted subset of the standard slices
-// package. Functions that return iterators in the standard library (Values,
-// All, Collect's input) work on slices here.
+// Package slices is toolscript's interpreted copy of the standard slices
+// package (Go 1.26's API). All, Values, Backward and Chunk return
+// iterators, and Collect, AppendSeq, Sorted, SortedFunc and
+// SortedStableFunc take one, as in the standard library.
+//
+// The iterators' types are spelled as the function types under iter.Seq
+// and iter.Seq2 (func(yield func(E) bool)): a value of either is
+// assignable to the other, and ranges the same.
 package slices
 
 import "sort"
@@ -72,21 +77,6 @@ func IsSorted[E ordered](s []E) bool {
 	}
 	return true
 }
-
-// Sorted returns a sorted copy of s (in the standard library it takes an
-// iterator; here a slice, such as the result of maps.Keys).
-func Sorted[E ordered](s []E) []E {
-	c := Clone(s)
-	Sort(c)
-	return c
-}
-
-// Collect returns a copy of s (in the standard library it drains an
-// iterator; here a slice, such as the result of maps.Keys).
-func Collect[E any](s []E) []E { return Clone(s) }
-
-// Values returns s itself, for code written against iterators.
-func Values[E any](s []E) []E { return s }
 
 // Clone returns a shallow copy of s.
 func Clone[E any](s []E) []E {
@@ -188,7 +178,299 @@ func Insert[E any](s []E, i int, vs ...E) []E {
 	return append(out, s[i:]...)
 }
 
-// Delete removes s[i:j].
+// Delete removes the elements s[i:j] from s, returning the modified
+// slice, and zeroes the elements between the new length and the old one.
+// It panics if j > len(s) or s[i:j] is not a valid slice of s.
 func Delete[E any](s []E, i, j int) []E {
-	return append(s[:i], s[j:]...)
+	_ = s[i:j:len(s)]
+	if i == j {
+		return s
+	}
+	oldlen := len(s)
+	s = append(s[:i], s[j:]...)
+	var zero E
+	for k := len(s); k < oldlen; k++ {
+		s[:oldlen][k] = zero
+	}
+	return s
+}
+
+// DeleteFunc removes any elements from s for which del returns true,
+// returning the modified slice, and zeroes the elements between the new
+// length and the old one.
+func DeleteFunc[E any](s []E, del func(E) bool) []E {
+	i := IndexFunc(s, del)
+	if i == -1 {
+		return s
+	}
+	for j := i + 1; j < len(s); j++ {
+		if v := s[j]; !del(v) {
+			s[i] = v
+			i++
+		}
+	}
+	var zero E
+	for k := i; k < len(s); k++ {
+		s[k] = zero
+	}
+	return s[:i]
+}
+
+// Replace replaces the elements s[i:j] by the given v, and returns the
+// modified slice.
+func Replace[E any](s []E, i, j int, v ...E) []E {
+	_ = s[i:j]
+	tail := Clone(s[j:])
+	out := append(s[:i], v...)
+	out = append(out, tail...)
+	var zero E
+	for k := len(out); k < len(s); k++ {
+		s[k] = zero
+	}
+	return out
+}
+
+// Concat returns a new slice concatenating the passed in slices.
+func Concat[E any](slices ...[]E) []E {
+	size := 0
+	for _, s := range slices {
+		size += len(s)
+		if size < 0 {
+			panic("len out of range")
+		}
+	}
+	var newslice []E
+	if size > 0 {
+		newslice = make([]E, 0, size)
+	}
+	for _, s := range slices {
+		newslice = append(newslice, s...)
+	}
+	return newslice
+}
+
+// Repeat returns a new slice that repeats the provided slice the given
+// number of times. It panics if count is negative.
+func Repeat[E any](x []E, count int) []E {
+	if count < 0 {
+		panic("cannot be negative")
+	}
+	newslice := make([]E, 0, len(x)*count)
+	for range count {
+		newslice = append(newslice, x...)
+	}
+	return newslice
+}
+
+// Grow increases the slice's capacity, if necessary, to guarantee space
+// for another n elements. It panics if n is negative.
+func Grow[E any](s []E, n int) []E {
+	if n < 0 {
+		panic("cannot be negative")
+	}
+	if n -= cap(s) - len(s); n > 0 {
+		s = append(s[:cap(s)], make([]E, n)...)[:len(s)]
+	}
+	return s
+}
+
+// Clip removes unused capacity from the slice, returning s[:len(s):len(s)].
+func Clip[E any](s []E) []E { return s[:len(s):len(s)] }
+
+// CompactFunc is like Compact but uses an equality function to compare
+// elements. For runs of elements that compare equal, CompactFunc keeps
+// the first one.
+func CompactFunc[E any](s []E, eq func(E, E) bool) []E {
+	if len(s) < 2 {
+		return s
+	}
+	out := s[:1]
+	for _, v := range s[1:] {
+		if !eq(out[len(out)-1], v) {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// EqualFunc reports whether two slices are equal using an equality
+// function on each pair of elements.
+func EqualFunc[E1, E2 any](s1 []E1, s2 []E2, eq func(E1, E2) bool) bool {
+	if len(s1) != len(s2) {
+		return false
+	}
+	for i, v1 := range s1 {
+		if !eq(v1, s2[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// Compare compares the elements of s1 and s2 in order, with cmp.Compare's
+// order; a shorter slice that is a prefix of the other is less.
+func Compare[E ordered](s1, s2 []E) int {
+	for i, v1 := range s1 {
+		if i >= len(s2) {
+			return +1
+		}
+		if c := compare(v1, s2[i]); c != 0 {
+			return c
+		}
+	}
+	if len(s1) < len(s2) {
+		return -1
+	}
+	return 0
+}
+
+// CompareFunc is like Compare but uses a custom comparison function on
+// each pair of elements.
+func CompareFunc[E1, E2 any](s1 []E1, s2 []E2, cmp func(E1, E2) int) int {
+	for i, v1 := range s1 {
+		if i >= len(s2) {
+			return +1
+		}
+		if c := cmp(v1, s2[i]); c != 0 {
+			return c
+		}
+	}
+	if len(s1) < len(s2) {
+		return -1
+	}
+	return 0
+}
+
+// compare is cmp.Compare: NaN is less than any other value.
+func compare[E ordered](x, y E) int {
+	xNaN, yNaN := x != x, y != y
+	switch {
+	case xNaN && yNaN:
+		return 0
+	case xNaN || x < y:
+		return -1
+	case yNaN || x > y:
+		return +1
+	}
+	return 0
+}
+
+// IsSortedFunc reports whether x is sorted in ascending order, with cmp as
+// the comparison function.
+func IsSortedFunc[E any](x []E, cmp func(a, b E) int) bool {
+	for i := len(x) - 1; i > 0; i-- {
+		if cmp(x[i], x[i-1]) < 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// BinarySearchFunc works like BinarySearch, but uses a custom comparison
+// function.
+func BinarySearchFunc[E, T any](x []E, target T, cmp func(E, T) int) (int, bool) {
+	i := sort.Search(len(x), func(i int) bool { return cmp(x[i], target) >= 0 })
+	return i, i < len(x) && cmp(x[i], target) == 0
+}
+
+// All returns an iterator over index-value pairs in the slice in the usual
+// order.
+func All[E any](s []E) func(yield func(int, E) bool) {
+	return func(yield func(int, E) bool) {
+		for i, v := range s {
+			if !yield(i, v) {
+				return
+			}
+		}
+	}
+}
+
+// Backward returns an iterator over index-value pairs in the slice,
+// traversing it backward with descending indices.
+func Backward[E any](s []E) func(yield func(int, E) bool) {
+	return func(yield func(int, E) bool) {
+		for i := len(s) - 1; i >= 0; i-- {
+			if !yield(i, s[i]) {
+				return
+			}
+		}
+	}
+}
+
+// Values returns an iterator that yields the slice elements in order.
+func Values[E any](s []E) func(yield func(E) bool) {
+	return func(yield func(E) bool) {
+		for _, v := range s {
+			if !yield(v) {
+				return
+			}
+		}
+	}
+}
+
+// AppendSeq appends the values from seq to the slice and returns the
+// extended slice.
+func AppendSeq[E any](s []E, seq func(yield func(E) bool)) []E {
+	for v := range seq {
+		s = append(s, v)
+	}
+	return s
+}
+
+// Collect collects values from seq into a new slice and returns it. If
+// seq is empty, the result is nil.
+func Collect[E any](seq func(yield func(E) bool)) []E {
+	var s []E
+	for v := range seq {
+		s = append(s, v)
+	}
+	return s
+}
+
+// Sorted collects values from seq into a new slice, sorts the slice, and
+// returns it. If seq is empty, the result is nil.
+func Sorted[E ordered](seq func(yield func(E) bool)) []E {
+	s := Collect(seq)
+	Sort(s)
+	return s
+}
+
+// SortedFunc collects values from seq into a new slice, sorts the slice
+// using the comparison function, and returns it. If seq is empty, the
+// result is nil.
+func SortedFunc[E any](seq func(yield func(E) bool), cmp func(E, E) int) []E {
+	s := Collect(seq)
+	SortFunc(s, cmp)
+	return s
+}
+
+// SortedStableFunc collects values from seq into a new slice, sorts the
+// slice using the comparison function, keeping the original order of
+// equal elements, and returns it. If seq is empty, the result is nil.
+func SortedStableFunc[E any](seq func(yield func(E) bool), cmp func(E, E) int) []E {
+	s := Collect(seq)
+	SortStableFunc(s, cmp)
+	return s
+}
+
+// Chunk returns an iterator over consecutive sub-slices of up to n
+// elements of s. All but the last sub-slice will have size n. All
+// sub-slices are clipped to have no capacity beyond the length. If s is
+// empty, the sequence is empty: there is no empty slice in the sequence.
+// Chunk panics if n is less than 1.
+func Chunk[E any](s []E, n int) func(yield func([]E) bool) {
+	if n < 1 {
+		panic("cannot be less than 1")
+	}
+	return func(yield func([]E) bool) {
+		for i := 0; i < len(s); i += n {
+			end := i + n
+			if end > len(s) {
+				end = len(s)
+			}
+			if !yield(s[i:end:end]) {
+				return
+			}
+		}
+	}
 }
