@@ -105,17 +105,22 @@ func Build(ctx context.Context, dir, repo string, tools Tools, scripts []Script)
 		files[filepath.Join("progs", s.Name, "main.go")] = src
 		n.bins[s.Name] = filepath.Join(dir, "bin", s.Name)
 	}
-	// The shims' common code and one module per tool package.
-	files[filepath.Join("mods", rtModule, "go.mod")] = "module " + rtModule + "\n\ngo 1.22\n"
+	// The shims' common code and one module per tool package, all at the
+	// project's language version (range over functions needs go1.23).
+	goLine, err := goDirective(repo)
+	if err != nil {
+		return nil, err
+	}
+	files[filepath.Join("mods", rtModule, "go.mod")] = "module " + rtModule + "\n\n" + goLine + "\n"
 	files[filepath.Join("mods", rtModule, "rt.go")] = rtSource(tools)
 	var gomod strings.Builder
-	fmt.Fprintf(&gomod, "module tsdiff\n\ngo 1.22\n\nrequire (\n\t%s v0.0.0\n\t%s v0.0.0\n", modulePath, rtModule)
+	fmt.Fprintf(&gomod, "module tsdiff\n\n%s\n\nrequire (\n\t%s v0.0.0\n\t%s v0.0.0\n", goLine, modulePath, rtModule)
 	for _, name := range pkgNames {
 		fmt.Fprintf(&gomod, "\t%s v0.0.0\n", name)
 	}
 	fmt.Fprintf(&gomod, ")\n\nreplace %s => %s\n\nreplace %s => ./mods/%s\n", modulePath, repo, rtModule, rtModule)
 	for _, name := range pkgNames {
-		files[filepath.Join("mods", name, "go.mod")] = "module " + name + "\n\ngo 1.22\n"
+		files[filepath.Join("mods", name, "go.mod")] = "module " + name + "\n\n" + goLine + "\n"
 		files[filepath.Join("mods", name, name+".go")] = pkgs[name]
 		fmt.Fprintf(&gomod, "\nreplace %s => ./mods/%s\n", name, name)
 	}
@@ -146,6 +151,21 @@ func Build(ctx context.Context, dir, repo string, tools Tools, scripts []Script)
 		return nil, fmt.Errorf("difftest: go build: %v\n%s", err, out)
 	}
 	return n, nil
+}
+
+// goDirective returns the go line of the project's go.mod in repo
+// ("go 1.26.8"), the language version of the native programs.
+func goDirective(repo string) (string, error) {
+	data, err := os.ReadFile(filepath.Join(repo, "go.mod"))
+	if err != nil {
+		return "", fmt.Errorf("difftest: %w", err)
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if f := strings.Fields(line); len(f) == 2 && f[0] == "go" {
+			return "go " + f[1], nil
+		}
+	}
+	return "", fmt.Errorf("difftest: %s has no go line", filepath.Join(repo, "go.mod"))
 }
 
 // NormalizeConfig is the normaliser's configuration of a native
