@@ -856,6 +856,11 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					if src.typ.untyped && !dest.typ.untyped {
 						src.typ = dest.typ
 					}
+				case src.action == aRecv && isInterfaceSrc(dest.typ) && !isInterfaceSrc(src.typ):
+					// toolscript patch 83: a value received into an interface
+					// variable goes through the assignment, which wraps it (the
+					// variable took the channel's element type: s = <-ch
+					// with s of a script interface type panicked at s.M()).
 				case src.action == aRecv:
 					// Assign by reading from a receiving channel.
 					n.gen = nop
@@ -2370,6 +2375,10 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			case n.rval.IsValid():
 				n.gen = nop
 				n.findex = notInFrame
+			case n.action == aRecv && recvIntoInterface(n, sc):
+				// toolscript patch 83: received into a temporary, which the
+				// assignment or return wraps in the interface.
+				n.findex = sc.add(n.typ)
 			case n.anc.kind == assignStmt && n.anc.action == aAssign && n.anc.nright == 1:
 				dest := n.anc.child[childPos(n)-n.anc.nright]
 				n.typ = dest.typ
@@ -3508,4 +3517,20 @@ func loopVarNodes(n *node) int {
 		return 1
 	}
 	return 0
+}
+
+// recvIntoInterface reports whether the receive n is assigned to a variable
+// of interface type or returned as one, from a channel of a concrete type
+// (toolscript patch 83).
+func recvIntoInterface(n *node, sc *scope) bool {
+	if isInterfaceSrc(n.typ) {
+		return false
+	}
+	switch a := n.anc; {
+	case a.kind == assignStmt && a.action == aAssign && a.nright == 1:
+		return isInterfaceSrc(a.child[childPos(n)-a.nright].typ)
+	case a.kind == returnStmt && sc.def != nil && sc.def.typ != nil && childPos(n) < len(sc.def.typ.ret):
+		return isInterfaceSrc(sc.def.typ.ret[childPos(n)])
+	}
+	return false
 }

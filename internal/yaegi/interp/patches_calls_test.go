@@ -124,3 +124,45 @@ func main() {
 }`)
 	assert.Equal(t, "true true true false", got)
 }
+
+// TestReceiveAssigns checks patch 83: a value received from a channel and
+// assigned to an element, a field, a dereferenced pointer, a variable a
+// pointer or closure shares, an interface variable, or returned, lands
+// where Go puts it.
+func TestReceiveAssigns(t *testing.T) {
+	got := runOutput(t, `
+import "fmt"
+type T struct{ F int }
+type S interface{ Name() string }
+type N string
+func (n N) Name() string { return string(n) }
+func first(ch chan bool) bool { return <-ch }
+func name(ch chan N) S { return <-ch }
+func main() {
+	ch := make(chan int, 9)
+	for i := range 9 { ch <- i + 1 }
+	arr := []int{0, 0}
+	arr[1] = <-ch
+	t := T{}
+	t.F = <-ch
+	pt := &T{}
+	pt.F = <-ch
+	x := 0
+	p := &x
+	*p = <-ch
+	y := 0
+	py := &y
+	inc := func() { y++ }
+	y = <-ch
+	inc()
+	var s S
+	cn := make(chan N, 2)
+	cn <- "ann"
+	s = <-cn
+	cn <- "bo"
+	cb := make(chan bool, 1)
+	cb <- true
+	fmt.Print(arr, t, *pt, x, y, *py, s.Name(), name(cn).Name(), first(cb))
+}`)
+	assert.Equal(t, "[0 1] {2} {3} 4 6 6annbotrue", got)
+}

@@ -4333,6 +4333,22 @@ func recv(n *node) {
 	tnext := getExec(n.tnext)
 	i := n.findex
 	l := n.level
+	// toolscript patch 83: a receive assigned to a variable or returned
+	// is stored into that variable's (or result's) slot; replacing the
+	// slot's value cut it from pointers to the variable and from
+	// closures that had captured it, and left a result slot that the
+	// return then could not set ("Set using unaddressable value").
+	store := func(f *frame, v reflect.Value) { getFrame(f, l).data[i] = v }
+	if n.anc.kind == returnStmt || n.anc.kind == assignStmt && n.anc.action == aAssign && n.anc.nright == 1 {
+		store = func(f *frame, v reflect.Value) {
+			d := getFrame(f, l).data
+			if d[i].CanSet() && v.Type().AssignableTo(d[i].Type()) {
+				d[i].Set(v)
+				return
+			}
+			d[i] = v
+		}
+	}
 
 	if n.interp.cancelChan {
 		// Cancellable channel read
@@ -4342,7 +4358,7 @@ func recv(n *node) {
 				// Fast: channel read doesn't block
 				ch := value(f)
 				if r, ok := ch.TryRecv(); ok {
-					getFrame(f, l).data[i] = r
+					store(f, r)
 					if r.Bool() {
 						return tnext
 					}
@@ -4360,7 +4376,7 @@ func recv(n *node) {
 				// toolscript patch 17: keep the value received, as the
 				// fast path does; the boolean expression around the
 				// receive reads it (<-ch && x was false on a wait).
-				getFrame(f, l).data[i] = v
+				store(f, v)
 				if v.Bool() {
 					return tnext
 				}
@@ -4371,7 +4387,7 @@ func recv(n *node) {
 				// Fast: channel read doesn't block
 				ch := value(f)
 				if r, ok := ch.TryRecv(); ok {
-					getFrame(f, l).data[i] = r
+					store(f, r)
 					return tnext
 				}
 				// Slow: channel is blocked, allow cancel
@@ -4379,11 +4395,11 @@ func recv(n *node) {
 				done := f.done
 				f.mutex.RUnlock()
 
-				var chosen int
-				chosen, getFrame(f, l).data[i], _ = reflect.Select([]reflect.SelectCase{done, {Dir: reflect.SelectRecv, Chan: ch}})
+				chosen, v, _ := reflect.Select([]reflect.SelectCase{done, {Dir: reflect.SelectRecv, Chan: ch}})
 				if chosen == 0 {
 					return nil
 				}
+				store(f, v)
 				return tnext
 			}
 		}
@@ -4393,15 +4409,15 @@ func recv(n *node) {
 			fnext := getExec(n.fnext)
 			n.exec = func(f *frame) bltn {
 				if r, _ := value(f).Recv(); r.Bool() {
-					getFrame(f, l).data[i] = r
+					store(f, r)
 					return tnext
 				}
 				return fnext
 			}
 		} else {
-			i := n.findex
 			n.exec = func(f *frame) bltn {
-				getFrame(f, l).data[i], _ = value(f).Recv()
+				v, _ := value(f).Recv()
+				store(f, v)
 				return tnext
 			}
 		}
