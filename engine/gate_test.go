@@ -69,6 +69,10 @@ func gateNamespace(g *gatedTool) map[string]projection.ToolProjection {
 func TestGates_BothRuntimes(t *testing.T) {
 	iso := newIsolated(t, engine.IsolatedConfig{Workers: 1})
 	runtimes := map[string]engine.CodeRuntime{"in-process": engine.New(engine.Config{}), "isolated": iso}
+	for _, extra := range extraRuntimes { // the fleet: decided in the host too
+		name, rt := extra(t)
+		runtimes[name] = rt
+	}
 	for name, rt := range runtimes {
 		t.Run(name, func(t *testing.T) {
 			g := &gatedTool{}

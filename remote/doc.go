@@ -63,8 +63,14 @@
 // # Tools
 //
 // A gated tool (projection.Gated) is decided in the host, before the
-// call, as locally; a refused call is an error in the script, but the
-// trace's Decision field stays empty on this runtime. Tool values cross
+// call, as locally, and its decision is in the trace (ToolCall.Decision)
+// as in the local runtimes: on the worker such a tool is gated too, and
+// its decision and call take one round trip (the host decides and, when
+// it approves, runs the call; the reply carries the decision and the
+// result). A refused call is an error in the script. A host tool's
+// projection.Roled role crosses as well: a withheld (denied) tool stays
+// off the worker's surface, and the search entry is tools.Search there.
+// Tool values cross
 // twice (host to worker, worker to its isolated process), each time in
 // the isolated runtime's encoding.
 //

@@ -76,6 +76,7 @@ type hostCall struct {
 	args     map[string]any
 	start    time.Time
 	duration time.Duration
+	decision string
 	err      error
 	done     bool
 }
@@ -132,7 +133,12 @@ func (r *Runtime) Execute(ctx context.Context, code string, ns map[string]projec
 	}
 	for _, p := range ns {
 		in, out := projection.Schemas(p)
-		req.Tools = append(req.Tools, toolSpec{Name: p.Name(), Doc: p.Doc(), In: in, Out: out})
+		spec := toolSpec{Name: p.Name(), Doc: p.Doc(), In: in, Out: out}
+		if r, ok := p.(projection.Roled); ok {
+			spec.Role = r.Role()
+		}
+		_, spec.Gated = p.(projection.Gated)
+		req.Tools = append(req.Tools, spec)
 	}
 	body, err := json.Marshal(req)
 	if err != nil {
@@ -290,7 +296,7 @@ func (x *run) lostResult(err error) engine.CodeResult {
 	var ran int
 	for _, id := range x.order {
 		c := x.calls[id]
-		tc := engine.ToolCall{Name: c.name, Args: c.args, Duration: c.duration}
+		tc := engine.ToolCall{Name: c.name, Args: c.args, Duration: c.duration, Decision: c.decision}
 		switch {
 		case !c.done:
 			tc.Error = engine.ErrCallUnfinished.Error()
@@ -347,7 +353,7 @@ func (x *run) serve(base string, m *nats.Msg) {
 	case "call":
 		id, err := strconv.ParseUint(m.Header.Get(callIDHeader), 10, 64)
 		if err != nil {
-			x.replyCall(m, nil, fmt.Errorf("remote: tool call without an id"))
+			x.replyCall(m, nil, "", fmt.Errorf("remote: tool call without an id"))
 			return
 		}
 		x.mu.Lock()
@@ -360,7 +366,7 @@ func (x *run) serve(base string, m *nats.Msg) {
 		}
 		x.mu.Unlock()
 		if seen {
-			x.replyCall(m, nil, ErrDuplicateCall)
+			x.replyCall(m, nil, "", ErrDuplicateCall)
 			return
 		}
 		x.wg.Add(1)
@@ -387,45 +393,55 @@ func (x *run) call(c *hostCall, m *nats.Msg) {
 		ctx = x.ctx // a call before the claim: not from the claimed worker
 	}
 	var v any
+	var decision string
 	if err != nil {
 		err = fmt.Errorf("remote: bad tool call: %w", err)
 	} else if p, ok := x.ns[req.Name]; !ok {
 		err = fmt.Errorf("%w: %s", engine.ErrUnknownTool, req.Name)
 	} else {
-		v, err = callTool(ctx, p, args)
+		v, decision, err = callTool(ctx, p, args)
 	}
 	x.mu.Lock()
-	c.duration, c.err, c.done = time.Since(c.start), err, true
+	c.duration, c.decision, c.err, c.done = time.Since(c.start), decision, err, true
 	x.mu.Unlock()
-	x.replyCall(m, v, err)
+	x.replyCall(m, v, decision, err)
 }
 
-// callTool runs a tool in the host: a gated tool's decision first, a
-// panic becomes a *engine.PanicError.
-func callTool(ctx context.Context, p projection.ToolProjection, args map[string]any) (res any, err error) {
+// callTool runs a tool in the host: a gated tool's decision first (as
+// the local runtimes decide in the host), a panic becomes a
+// *engine.PanicError (a panicking decision refuses the call).
+func callTool(ctx context.Context, p projection.ToolProjection, args map[string]any) (res any, decision string, err error) {
 	defer func() {
 		if r := recover(); r != nil {
+			if decision == "" {
+				if _, gated := p.(projection.Gated); gated {
+					decision = projection.DecisionRefused
+				}
+			}
 			res, err = nil, &engine.ToolError{Tool: p.Name(), Err: &engine.PanicError{Value: r}}
 		}
 	}()
 	if g, ok := p.(projection.Gated); ok {
-		dctx, decision, err := g.Decide(ctx, args)
+		dctx, d, err := g.Decide(ctx, args)
 		if err != nil {
-			return nil, err
+			return nil, d, err
 		}
-		if decision != projection.DecisionApproved {
-			return nil, fmt.Errorf("remote: call %s", decision)
+		if d != projection.DecisionApproved {
+			return nil, d, fmt.Errorf("remote: call %s", d)
 		}
+		decision = d
 		if dctx != nil {
 			ctx = dctx
 		}
 	}
-	return p.Call(ctx, args)
+	res, err = p.Call(ctx, args)
+	return res, decision, err
 }
 
-// replyCall answers a tool call with its value or error.
-func (x *run) replyCall(m *nats.Msg, v any, err error) {
-	var rep callReply
+// replyCall answers a tool call with its value or error, and a gated
+// tool's decision.
+func (x *run) replyCall(m *nats.Msg, v any, decision string, err error) {
+	rep := callReply{Decision: decision}
 	if err == nil && v != nil {
 		rep.Value, err = tagged.Marshal(v)
 		if err != nil {
@@ -433,11 +449,11 @@ func (x *run) replyCall(m *nats.Msg, v any, err error) {
 		}
 	}
 	if err != nil {
-		rep = callReply{Err: engine.MarshalError(err)}
+		rep = callReply{Err: engine.MarshalError(err), Decision: decision}
 	}
 	b, _ := json.Marshal(rep)
 	if n, max := int64(len(b)), x.rt.nc.MaxPayload(); n > max {
-		b, _ = json.Marshal(callReply{Err: engine.MarshalError(tooLarge("the tool's result", n, max))})
+		b, _ = json.Marshal(callReply{Err: engine.MarshalError(tooLarge("the tool's result", n, max)), Decision: decision})
 	}
 	_ = m.Respond(b)
 }

@@ -64,6 +64,13 @@ type toolSpec struct {
 	Doc  string          `json:"doc,omitempty"`
 	In   json.RawMessage `json:"in,omitempty"`
 	Out  json.RawMessage `json:"out,omitempty"`
+	// Role is the host tool's projection.Roled role ("" for a plain
+	// tool): a withheld tool stays off the worker's surface, the search
+	// entry is tools.Search there too.
+	Role string `json:"role,omitempty"`
+	// Gated says the host decides each call (projection.Gated): the
+	// decision comes back with the call's reply, into the worker's trace.
+	Gated bool `json:"gated,omitempty"`
 }
 
 // Answers of a worker to an exec request, and of the host to a claim.
@@ -83,4 +90,6 @@ type callRequest struct {
 type callReply struct {
 	Value json.RawMessage `json:"v,omitempty"` // tagged
 	Err   json.RawMessage `json:"err,omitempty"`
+	// Decision is the host's decision about a gated tool's call.
+	Decision string `json:"d,omitempty"`
 }

@@ -225,7 +225,12 @@ func (w *Worker) execute(base string, er *execRequest) {
 		ns := map[string]projection.ToolProjection{}
 		var ids atomic.Uint64
 		for _, t := range er.Tools {
-			ns[t.Name] = &proxy{spec: t, w: w, subject: base + ".call", ids: &ids}
+			p := &proxy{spec: t, w: w, subject: base + ".call", ids: &ids}
+			if t.Gated {
+				ns[t.Name] = &gatedProxy{p}
+			} else {
+				ns[t.Name] = p
+			}
 		}
 		opts := []engine.Option{engine.WithLimits(limits)}
 		if globals != nil {
@@ -289,7 +294,8 @@ func (w *Worker) heartbeat(ctx context.Context, cancel context.CancelCauseFunc, 
 }
 
 // proxy is a tool of the host, as the worker's runtime sees it: each call
-// a request to the host.
+// a request to the host. Its role is the host tool's (projection.Roled;
+// "" for a plain tool).
 type proxy struct {
 	spec    toolSpec
 	w       *Worker
@@ -297,11 +303,73 @@ type proxy struct {
 	ids     *atomic.Uint64
 }
 
+var _ projection.Roled = (*proxy)(nil)
+
 func (p *proxy) Name() string                  { return p.spec.Name }
 func (p *proxy) Doc() string                   { return p.spec.Doc }
+func (p *proxy) Role() string                  { return p.spec.Role }
 func (p *proxy) Schema() json.RawMessage       { return p.spec.In }
 func (p *proxy) OutputSchema() json.RawMessage { return p.spec.Out }
+
 func (p *proxy) Call(ctx context.Context, args map[string]any) (any, error) {
+	rep, err := p.request(ctx, args)
+	if err != nil {
+		return nil, err
+	}
+	return rep.result()
+}
+
+// gatedProxy is a host tool whose calls the host decides. The decision
+// and the call take one round trip: Decide sends the call, which the host
+// decides and, approved, runs; the reply brings the decision (for the
+// worker's trace, as the local runtimes record it) and the result, which
+// Call then returns.
+type gatedProxy struct{ *proxy }
+
+var _ projection.Gated = (*gatedProxy)(nil)
+
+// decidedKey is the context key of a gated call's reply.
+type decidedKey struct{ p *gatedProxy }
+
+func (p *gatedProxy) Decide(ctx context.Context, args map[string]any) (context.Context, string, error) {
+	rep, err := p.request(ctx, args)
+	if err != nil {
+		return ctx, "", err // no reply: the host's decision is unknown here
+	}
+	if rep.Decision != projection.DecisionApproved {
+		_, err := rep.result()
+		if err == nil {
+			err = fmt.Errorf("remote: call %s", rep.Decision)
+		}
+		return ctx, rep.Decision, err
+	}
+	return context.WithValue(ctx, decidedKey{p}, rep), rep.Decision, nil
+}
+
+func (p *gatedProxy) Call(ctx context.Context, args map[string]any) (any, error) {
+	if rep, ok := ctx.Value(decidedKey{p}).(*callReply); ok {
+		return rep.result()
+	}
+	return p.proxy.Call(ctx, args) // not decided here: the host decides
+}
+
+// result is a reply's value or error.
+func (rep *callReply) result() (any, error) {
+	if len(rep.Err) > 0 {
+		e, err := engine.UnmarshalError(rep.Err)
+		if err != nil {
+			return nil, err
+		}
+		return nil, e
+	}
+	if len(rep.Value) == 0 {
+		return nil, nil
+	}
+	return tagged.Unmarshal(rep.Value)
+}
+
+// request sends one call to the host and returns its reply.
+func (p *proxy) request(ctx context.Context, args map[string]any) (*callReply, error) {
 	req := callRequest{Name: p.spec.Name}
 	if args != nil {
 		a, err := tagged.Marshal(args)
@@ -324,19 +392,9 @@ func (p *proxy) Call(ctx context.Context, args map[string]any) (any, error) {
 		}
 		return nil, fmt.Errorf("remote: the tool call got no reply (it is not sent again): %w", err)
 	}
-	var rep callReply
-	if err := json.Unmarshal(m.Data, &rep); err != nil {
+	rep := &callReply{}
+	if err := json.Unmarshal(m.Data, rep); err != nil {
 		return nil, fmt.Errorf("remote: bad tool reply: %w", err)
 	}
-	if len(rep.Err) > 0 {
-		e, err := engine.UnmarshalError(rep.Err)
-		if err != nil {
-			return nil, err
-		}
-		return nil, e
-	}
-	if len(rep.Value) == 0 {
-		return nil, nil
-	}
-	return tagged.Unmarshal(rep.Value)
+	return rep, nil
 }
