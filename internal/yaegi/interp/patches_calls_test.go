@@ -1,9 +1,14 @@
 package interp
 
 import (
+	"bytes"
+	"io"
+	"reflect"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/traefik/yaegi/stdlib"
 )
 
 // TestCallResultsStartAtZero checks patch 79: each call from one call site
@@ -165,4 +170,35 @@ func main() {
 	fmt.Print(arr, t, *pt, x, y, *py, s.Name(), name(cn).Name(), first(cb))
 }`)
 	assert.Equal(t, "[0 1] {2} {3} 4 6 6annbotrue", got)
+}
+
+// nativeCustomer is a host struct type a native function returns in a
+// slice, as a typed tool's result is.
+type nativeCustomer struct{ Name string }
+
+// TestNativeElementInCompositeLiteral checks patch 84: the element type of
+// a native slice or map value is known where a composite literal's
+// element selects from it.
+func TestNativeElementInCompositeLiteral(t *testing.T) {
+	var out bytes.Buffer
+	it := New(Options{Stdout: &out, Stderr: io.Discard})
+	require.NoError(t, it.Use(stdlib.Symbols))
+	require.NoError(t, it.Use(Exports{"shop/shop": {
+		"List":  reflect.ValueOf(func() []nativeCustomer { return []nativeCustomer{{"Ada"}, {"Bo"}} }),
+		"Index": reflect.ValueOf(func() map[string]nativeCustomer { return map[string]nativeCustomer{"b": {"Bo"}} }),
+	}}))
+	_, err := it.Eval(`
+import (
+	"fmt"
+	"shop"
+)
+type match struct{ x string }
+func main() {
+	list := shop.List()
+	idx := shop.Index()
+	ms := []match{{list[1].Name}, {idx["b"].Name}}
+	fmt.Print(match{list[0].Name}, ms)
+}`)
+	require.NoError(t, err)
+	assert.Equal(t, "{Ada} [{Bo} {Bo}]", out.String())
 }

@@ -838,6 +838,15 @@ func nodeType2(interp *Interpreter, sc *scope, n *node, seen []*node) (t *itype,
 		switch lt.cat {
 		case arrayT, mapT, sliceT, variadicT:
 			t = lt.val
+		case valueT:
+			// toolscript patch 84: an element of a native slice, array
+			// or map value (a typed tool's []Customer result); nil made
+			// the selector on it (list[0].Name in a composite literal)
+			// crash the compiler.
+			switch lt.rtype.Kind() {
+			case reflect.Array, reflect.Slice, reflect.Map:
+				t = valueTOf(lt.rtype.Elem())
+			}
 		case genericT:
 			t1, err := nodeType2(interp, sc, n.child[1], seen)
 			if err != nil {
