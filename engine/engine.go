@@ -204,7 +204,7 @@ func (x *execution) interpret(prog *program, surf *surface, globals map[string]a
 	// it (internal/policy).
 	must(policy.UseShared(prog.imports, it.UseShared))
 	x.stop = it.Stop
-	x.panicSite = it.PanicSite
+	x.panicIt = it
 	x.lines = prog.lines
 	must(it.Use(policy.Exports(prog.imports, prog.src, hooks{x})))
 	if prog.usesRT {

@@ -47,9 +47,9 @@ func (x *execution) callbackPanic(r any) {
 		return
 	}
 	pe := &PanicError{Value: r, Stack: "a goroutine of the script"}
-	if x.panicSite != nil {
+	if x.panicIt != nil {
 		// Where the interpreter saw the panic start, if in the script.
-		if pos, _, ok := x.panicSite(r); ok && pos.Filename == scriptFile && pos.Line > 0 && pos.Line <= len(x.lines) {
+		if pos, _, ok := x.panicIt.PanicSite(r); ok && pos.Filename == scriptFile && pos.Line > 0 && pos.Line <= len(x.lines) {
 			pe.Line, pe.Column = pos.Line, pos.Column
 			pe.Source = strings.TrimRight(x.lines[pos.Line-1], "\r")
 		}

@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"fmt"
-	"go/token"
 	"math"
 	"reflect"
 	"sync"
@@ -26,17 +25,17 @@ type execution struct {
 
 	ncalls     atomic.Int64
 	ended      atomic.Bool
-	goroutines atomic.Int64                             // running goroutines of the script
-	toolSem    chan struct{}                            // wakes a waiter for a MaxParallelTools slot; its capacity is the limit; nil for no limit
-	toolsBusy  atomic.Int64                             // tool calls running
-	goPanic    *PanicError                              // the first panic of a script goroutine
-	heapBase   int64                                    // heap bytes when the execution started
-	stop       func()                                   // stops the interpreter: no script code runs after it
-	panicSite  func(any) (token.Position, string, bool) // the interpreter's PanicSite: where a goroutine's panic started
-	lines      []string                                 // the model's source lines, for a goroutine's panic
-	stops      []func()                                 // under mu: the clean-ups of callbacks (callbacks.go)
-	stopped    bool                                     // under mu: the clean-ups have run
-	waits      waitGroups                               // the script's WaitGroup counts (callbacks.go)
+	goroutines atomic.Int64        // running goroutines of the script
+	toolSem    chan struct{}       // wakes a waiter for a MaxParallelTools slot; its capacity is the limit; nil for no limit
+	toolsBusy  atomic.Int64        // tool calls running
+	goPanic    *PanicError         // the first panic of a script goroutine
+	heapBase   int64               // heap bytes when the execution started
+	stop       func()              // stops the interpreter: no script code runs after it
+	panicIt    *interp.Interpreter // the interpreter, for where a goroutine's panic started (PanicSite)
+	lines      []string            // the model's source lines, for a goroutine's panic
+	stops      []func()            // under mu: the clean-ups of callbacks (callbacks.go)
+	stopped    bool                // under mu: the clean-ups have run
+	waits      waitGroups          // the script's WaitGroup counts (callbacks.go)
 
 	mu       sync.Mutex
 	calls    []ToolCall
