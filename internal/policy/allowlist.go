@@ -34,6 +34,29 @@ var ownPackages = []string{"os", "slices", "maps", "cmp", "iter"}
 // compiled only when a script imports them.
 var sourcePackages = map[string]bool{"slices": true, "maps": true, "cmp": true, "iter": true}
 
+// extensions are the source packages that extend a native package of
+// the allowlist with its generic functions, which a native symbol table
+// cannot hold: native import path -> source import path (under _gosrc,
+// not importable by scripts). A script importing errors gets
+// errors.AsType from toolscript/errors.
+var extensions = map[string]string{"errors": "toolscript/errors"}
+
+// BinaryExtensions returns the extensions of native packages
+// (interp.Options.BinaryExtensions). The map is shared by every
+// interpreter: do not modify it.
+func BinaryExtensions() map[string]string { return extensions }
+
+// Extension returns the import path and the Go source files of the
+// source extension of the native package path (errors: AsType), or ""
+// and nil when it has none.
+func Extension(path string) (string, map[string][]byte) {
+	ext, ok := extensions[path]
+	if !ok {
+		return "", nil
+	}
+	return ext, sourceFiles(ext)
+}
+
 // sourceDeps are the host packages each source package imports.
 var sourceDeps = map[string][]string{"slices": {"sort"}}
 

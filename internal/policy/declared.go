@@ -44,6 +44,12 @@ func Source(path string) map[string][]byte {
 	if !sourcePackages[path] {
 		return nil
 	}
+	return sourceFiles(path)
+}
+
+// sourceFiles returns the Go source files of the package path of
+// SourceFS, by name.
+func sourceFiles(path string) map[string][]byte {
 	dir := "src/" + path
 	entries, err := fs.ReadDir(sourceFS, dir)
 	if err != nil {

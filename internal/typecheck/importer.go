@@ -43,7 +43,7 @@ func (s *stdImporter) Import(path string) (*types.Package, error) {
 			s.src[path] = e
 		}
 		s.mu.Unlock()
-		e.once.Do(func() { e.pkg, e.err = checkSource(path, files) })
+		e.once.Do(func() { e.pkg, e.err = checkSource(path, files, std) })
 		return e.pkg, e.err
 	}
 	theHost.mu.Lock()
@@ -56,11 +56,44 @@ func (s *stdImporter) Import(path string) (*types.Package, error) {
 		return nil, fmt.Errorf("package %s is not importable", path)
 	}
 	name := path[strings.LastIndex(path, "/")+1:]
-	return theHost.declare(path, syms, func(s string) bool { return policy.IsVar(name, s) }), nil
+	p := theHost.declare(path, syms, func(s string) bool { return policy.IsVar(name, s) })
+	return p, extend(p)
 }
 
-// checkSource type-checks the source package path (its files by name).
-func checkSource(path string, files map[string][]byte) (*types.Package, error) {
+// extend adds to the native package p the functions of its source
+// extension, if it has one (errors.AsType: policy.Extension). The
+// extension imports p alone, which it is given as it is; the caller
+// holds theHost.mu.
+func extend(p *types.Package) error {
+	extPath, files := policy.Extension(p.Path())
+	if files == nil {
+		return nil
+	}
+	ext, err := checkSource(extPath, files, importerFunc(func(path string) (*types.Package, error) {
+		if path == p.Path() {
+			return p, nil
+		}
+		return nil, fmt.Errorf("typecheck: extension %s imports %s", extPath, path)
+	}))
+	if err != nil {
+		return err
+	}
+	for _, name := range ext.Scope().Names() {
+		if obj := ext.Scope().Lookup(name); obj.Exported() && p.Scope().Lookup(name) == nil {
+			p.Scope().Insert(obj)
+		}
+	}
+	return nil
+}
+
+// importerFunc is a types.Importer of a function.
+type importerFunc func(path string) (*types.Package, error)
+
+func (f importerFunc) Import(path string) (*types.Package, error) { return f(path) }
+
+// checkSource type-checks the source package path (its files by name),
+// its imports given by imp.
+func checkSource(path string, files map[string][]byte, imp types.Importer) (*types.Package, error) {
 	fset := token.NewFileSet()
 	names := make([]string, 0, len(files))
 	for n := range files {
@@ -76,7 +109,7 @@ func checkSource(path string, files map[string][]byte) (*types.Package, error) {
 		asts = append(asts, f)
 	}
 	var first error
-	conf := types.Config{GoVersion: goVersion, Importer: std, Error: func(err error) {
+	conf := types.Config{GoVersion: goVersion, Importer: imp, Error: func(err error) {
 		if e, ok := err.(types.Error); ok && e.Soft {
 			return
 		}

@@ -234,6 +234,12 @@ func (interp *Interpreter) gta(root *node, rpath, importPath, pkgName string) ([
 				ipath = packageName
 			}
 			if pkg := interp.binPkg[ipath]; pkg != nil {
+				if ext := interp.opt.binExt[ipath]; ext != "" && ext != importPath { // toolscript patch 70
+					if _, err = interp.importSrc(rpath, ext, NoTest); err != nil {
+						return false
+					}
+					sc.types = interp.universe.types
+				}
 				switch name {
 				case "_": // no import of symbols
 				case ".": // import symbols in current scope

@@ -202,6 +202,8 @@ type opt struct {
 	mapForm   func(pkgPath, name string) reflect.Value                     // toolscript patch 50
 
 	directCall func(pkgPath, name string) func([]reflect.Value) []reflect.Value // toolscript patch 51
+
+	binExt map[string]string // toolscript patch 70
 }
 
 // Interpreter contains global resources and state.
@@ -235,6 +237,8 @@ type Interpreter struct {
 	// symbols when a compilation started, in a session.
 	live    atomic.Int64
 	earlier map[string]*symbol
+
+	deadlock deadlockState // toolscript patch 78
 
 	// nindex is a node number incremented for each new node.
 	// It is used for debug (AST and CFG graphs). As it is atomically
@@ -444,6 +448,15 @@ type Options struct {
 	// returns the results. It must do what the symbol's function does.
 	DirectCall func(pkgPath, name string) func(in []reflect.Value) []reflect.Value
 
+	// toolscript patch 78: Deadlock, if set, is called once, with a report
+	// naming the line where each goroutine waits, when every goroutine of
+	// the program (main and those of its go statements) is blocked in a
+	// channel operation on the program's own channels, as Go's runtime
+	// reports "all goroutines are asleep" (see deadlockState for what is
+	// proven before it is called). The program's goroutines stay blocked:
+	// the caller ends the run.
+	Deadlock func(report string)
+
 	// toolscript patch 24: MakeCheck, if set, is called before make (and
 	// a slice literal) allocates, with the type made (a slice, map or
 	// channel type) and the largest of its size arguments. It panics to
@@ -463,6 +476,14 @@ type Options struct {
 	// receiver, it returns a function of the method's signature, which
 	// the script calls (or keeps as a method value) in its place.
 	BinMethod func(recv reflect.Type, name string) (bind func(recv reflect.Value) reflect.Value)
+
+	// toolscript patch 70: BinaryExtensions maps the import path of a
+	// binary package to the import path of a source package (under
+	// SourcecodeFilesystem) that extends it with what a native table
+	// cannot hold: generic functions. A program importing the binary
+	// package compiles the extension too, and a selector the binary
+	// table lacks (errors.AsType) resolves to the extension's symbol.
+	BinaryExtensions map[string]string
 }
 
 // New returns a new interpreter.
@@ -521,6 +542,9 @@ func New(options Options) *Interpreter {
 	i.opt.ownedCall = options.OwnedCall   // toolscript patch 34
 	i.opt.mapForm = options.MapForm       // toolscript patch 50
 	i.opt.directCall = options.DirectCall // toolscript patch 51
+
+	i.opt.binExt = options.BinaryExtensions // toolscript patch 70
+	i.deadlock.report = options.Deadlock    // toolscript patch 78
 	if options.SourcecodeFilesystem != nil {
 		i.opt.filesystem = options.SourcecodeFilesystem
 	}
