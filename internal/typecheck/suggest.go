@@ -23,6 +23,11 @@ var (
 	reUnknownField  = regexp.MustCompile(`^unknown field ([A-Za-z_][A-Za-z0-9_]*) in struct literal`)
 )
 
+// maxListed bounds the names an undefined package member's error lists
+// when none is near: a package that small (toolscript's os) is listed
+// whole, so that the model sees what it has.
+const maxListed = 12
+
 // suggest returns msg, the message of an error at pos, with a "did you
 // mean" when it names a name that does not exist and a near one does.
 func (c *Checker) suggest(msg string, pos token.Pos, f *ast.File, info *types.Info, pkg *types.Package) string {
@@ -53,6 +58,11 @@ func (c *Checker) suggest(msg string, pos token.Pos, f *ast.File, info *types.In
 			}
 			sort.Strings(funcs)
 			return msg + " (package " + m[1] + " has " + strings.Join(funcs, ", ") + ")"
+		}
+		if len(names) <= maxListed {
+			// A package scripts get a small part of (os): what it has.
+			sort.Strings(names)
+			return msg + " (package " + m[1] + " has only " + strings.Join(names, ", ") + ")"
 		}
 		return msg
 	}
