@@ -276,10 +276,17 @@ func (x *execution) compileError(err error, prog *program, surf *surface) CodeRe
 		}
 		return x.result(CodeLimit, le)
 	}
-	if te := surf.typeErrors(prog); te != nil {
-		return x.result(CodeError, te) // typecheck.go
+	te, valid := surf.typeErrors(prog) // typecheck.go
+	if te != nil {
+		return x.result(CodeError, te)
 	}
-	return x.result(CodeError, surf.explain(err, prog.scriptError(err)))
+	se := surf.explain(err, prog.scriptError(err))
+	if s, ok := se.(*ScriptError); ok && s.Line == 0 && valid {
+		// An error of the interpreter's own without a position: the
+		// model learns at least that its Go is valid.
+		s.Msg += " (the script is valid Go: the interpreter cannot compile one of its constructs; write it another way)"
+	}
+	return x.result(CodeError, se)
 }
 
 // end ends the execution once its program returned (finishedFirst) or its

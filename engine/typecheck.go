@@ -55,10 +55,11 @@ func (s *surface) checker() *typecheck.Checker {
 
 // typeErrors returns the type errors of a one-shot program's script as a
 // *ScriptError (the first at its line, the others after it), nil when
-// the pass finds none or cannot check the script.
-func (s *surface) typeErrors(prog *program) error {
+// the pass finds none or cannot check the script; valid reports that it
+// checked the script and found it valid Go.
+func (s *surface) typeErrors(prog *program) (te error, valid bool) {
 	if prog.code == "" || prog.globals {
-		return nil // a session's input, or names the checker does not know
+		return nil, false // a session's input, or names the checker does not know
 	}
 	im := imports{surf: s}
 	np, err := normalize.Source(prog.code, normalize.Config{
@@ -70,11 +71,11 @@ func (s *surface) typeErrors(prog *program) error {
 		Native:     true,
 	})
 	if err != nil {
-		return nil
+		return nil, false
 	}
 	errs := s.checker().Check(np.Src)
 	if len(errs) == 0 {
-		return nil
+		return nil, true
 	}
 	first := errs[0]
 	se := &ScriptError{Line: first.Line, Column: first.Column, Msg: first.Msg, Source: prog.line(first.Line)}
@@ -88,5 +89,5 @@ func (s *surface) typeErrors(prog *program) error {
 		}
 		se.Msg, se.Source = b.String(), ""
 	}
-	return se
+	return se, false
 }

@@ -58,3 +58,35 @@ func TestTypecheck_AcceptsCorpus(t *testing.T) {
 	}
 	require.Greater(t, n, 50)
 }
+
+// TestTypecheck_TypeErrors: the pass's result as the engine uses it when
+// the interpreter refuses a script: Go's errors, or word that the script
+// is valid Go (an interpreter limit), or nothing for what it cannot check.
+func TestTypecheck_TypeErrors(t *testing.T) {
+	surf := buildSurface(demo.Namespace())
+	for _, tc := range []struct {
+		name, code string
+		globals    bool
+		want       string // "" for none
+		valid      bool
+	}{
+		{"valid", "x := 1\nfmt.Println(x)", false, "", true},
+		{"one error", "fmt.Println(y)", false, "line 1:13: undefined: y\n    fmt.Println(y)\n                ^", false},
+		{"two errors", "a := b\nc := d", false, "line 1:6: undefined: b\nline 2:6: undefined: d", false},
+		{"extra globals", "fmt.Println(y)", true, "", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			prog, err := normalizeScript(tc.code, imports{surf: surf}, false)
+			require.NoError(t, err)
+			prog.globals = tc.globals
+			te, valid := surf.typeErrors(prog)
+			assert.Equal(t, tc.valid, valid)
+			if tc.want == "" {
+				assert.NoError(t, te)
+				return
+			}
+			require.Error(t, te)
+			assert.Equal(t, tc.want, te.Error())
+		})
+	}
+}
