@@ -68,7 +68,8 @@ var paths = func() []string {
 }()
 
 // Paths returns the sorted import paths a script may use besides its tool
-// packages: the allowlist and toolscript's own os, slices, maps and cmp.
+// packages: the allowlist and toolscript's own os, slices, maps, cmp and
+// iter.
 // The slice is the caller's.
 func Paths() []string { return slices.Clone(paths) }
 

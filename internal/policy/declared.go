@@ -39,7 +39,8 @@ func Declared(path string) map[string]reflect.Value {
 }
 
 // Source returns the Go source files of the source package path
-// (slices, maps, cmp: interpreted from SourceFS), nil for another path.
+// (slices, maps, cmp, iter: interpreted from SourceFS), nil for another
+// path.
 func Source(path string) map[string][]byte {
 	if !sourcePackages[path] {
 		return nil

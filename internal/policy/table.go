@@ -33,7 +33,7 @@ var sourceFS = func() fs.FS {
 
 // SourceFS returns the interpreter's source file system
 // (interp.Options.SourcecodeFilesystem, with GoPath "."): the embedded
-// slices, maps and cmp, and nothing else.
+// slices, maps, cmp and iter, and nothing else.
 func SourceFS() fs.FS { return sourceFS }
 
 // symbolTable is the allowlisted packages' symbols (package stdlib,
