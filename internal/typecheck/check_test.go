@@ -121,3 +121,23 @@ func BenchmarkCheck_Trivial(b *testing.B) {
 		c.Check(src)
 	}
 }
+
+// TestCheck_Concurrent: one Checker serves concurrent checks (the engine
+// shares one per namespace shape), the importer built by the first.
+func TestCheck_Concurrent(t *testing.T) {
+	tools := demoTools(t)
+	c := New(tools)
+	srcs := []string{
+		native(t, tools, "c, _ := customers.Get(customers.GetArgs{ID: 5})\nfmt.Println(c.Nme, strings.ToUpper(c.Name))"),
+		native(t, tools, "var b strings.Builder\nb.WriteString(\"x\")\nr := bufio.NewReader(strings.NewReader(b.String()))\nvar w io.Writer = &b\nfmt.Fprintln(w, r, time.Now().Sub(time.Now()) > time.Second, sort.IntsAreSorted([]int{1}), slices.Max([]int{1}))\nfmt.Println(undefinedName)"),
+	}
+	done := make(chan []Error, 8)
+	for i := 0; i < cap(done); i++ {
+		go func() { done <- c.Check(srcs[i%2]) }()
+	}
+	for i := 0; i < cap(done); i++ {
+		errs := <-done
+		require.Len(t, errs, 1)
+		assert.Regexp(t, `Nme undefined|undefined: undefinedName`, errs[0].Msg)
+	}
+}

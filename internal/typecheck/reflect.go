@@ -191,9 +191,8 @@ func (h *host) namedOf(t reflect.Type) types.Type {
 	obj := types.NewTypeName(token.NoPos, p, t.Name(), nil)
 	n := types.NewNamed(obj, nil, nil)
 	h.named[t] = n
-	if p.Scope().Lookup(t.Name()) == nil && !strings.Contains(t.Name(), "[") {
-		p.Scope().Insert(obj)
-	}
+	// Not inserted in p's scope: declare does that for the names of p's
+	// table, and p may already be complete and in use by other checks.
 	// The underlying type: that of the kind, unnamed.
 	var under types.Type
 	switch t.Kind() {
