@@ -202,3 +202,32 @@ func main() {
 	require.NoError(t, err)
 	assert.Equal(t, "{Ada} [{Bo} {Bo}]", out.String())
 }
+
+// TestSingleVariableOfMultiValueCall checks patch 85: one variable cannot
+// take the results of a call that returns several.
+func TestSingleVariableOfMultiValueCall(t *testing.T) {
+	cases := []struct{ src, want string }{
+		{`import "strconv"; func main() { n := strconv.Atoi("5"); _ = n }`, "assignment mismatch: 1 variable but strconv.Atoi returns 2 values"},
+		{`func two() (int, error) { return 1, nil }; func main() { var n int; n = two(); _ = n }`, "assignment mismatch: 1 variable but two returns 2 values"},
+		{`func main() { f := func() (int, int) { return 1, 2 }; x := f(); _ = x }`, "assignment mismatch: 1 variable but f returns 2 values"},
+	}
+	for _, c := range cases {
+		it := New(Options{Stdout: io.Discard, Stderr: io.Discard})
+		require.NoError(t, it.Use(stdlib.Symbols))
+		_, err := it.Eval(c.src)
+		require.Error(t, err, c.src)
+		assert.Contains(t, err.Error(), c.want)
+	}
+	// Every other form still compiles: two variables, a call as the
+	// arguments of another, a single-result call.
+	assert.Equal(t, "5 <nil> 5 <nil>\n3\n", runOutput(t, `
+import ("fmt"; "strconv")
+func one() int { return 3 }
+func main() {
+	n, err := strconv.Atoi("5")
+	fmt.Print(n, " ", err, " ")
+	fmt.Println(strconv.Atoi("5"))
+	x := one()
+	fmt.Println(x)
+}`))
+}
