@@ -238,8 +238,6 @@ type Interpreter struct {
 	live    atomic.Int64
 	earlier map[string]*symbol
 
-	deadlock deadlockState // toolscript patch 78
-
 	// nindex is a node number incremented for each new node.
 	// It is used for debug (AST and CFG graphs). As it is atomically
 	// incremented, keep it aligned on 64 bits boundary.
@@ -448,15 +446,6 @@ type Options struct {
 	// returns the results. It must do what the symbol's function does.
 	DirectCall func(pkgPath, name string) func(in []reflect.Value) []reflect.Value
 
-	// toolscript patch 78: Deadlock, if set, is called once, with a report
-	// naming the line where each goroutine waits, when every goroutine of
-	// the program (main and those of its go statements) is blocked in a
-	// channel operation on the program's own channels, as Go's runtime
-	// reports "all goroutines are asleep" (see deadlockState for what is
-	// proven before it is called). The program's goroutines stay blocked:
-	// the caller ends the run.
-	Deadlock func(report string)
-
 	// toolscript patch 24: MakeCheck, if set, is called before make (and
 	// a slice literal) allocates, with the type made (a slice, map or
 	// channel type) and the largest of its size arguments. It panics to
@@ -544,7 +533,6 @@ func New(options Options) *Interpreter {
 	i.opt.directCall = options.DirectCall // toolscript patch 51
 
 	i.opt.binExt = options.BinaryExtensions // toolscript patch 70
-	i.deadlock.report = options.Deadlock    // toolscript patch 78
 	if options.SourcecodeFilesystem != nil {
 		i.opt.filesystem = options.SourcecodeFilesystem
 	}
