@@ -47,6 +47,7 @@ func (x *execution) callbackPanic(r any) {
 		return
 	}
 	pe := &PanicError{Value: r, Stack: "a goroutine of the script"}
+	x.mu.Lock()
 	if x.panicIt != nil {
 		// Where the interpreter saw the panic start, if in the script.
 		if pos, _, ok := x.panicIt.PanicSite(r); ok && pos.Filename == scriptFile && pos.Line > 0 && pos.Line <= len(x.lines) {
@@ -54,7 +55,6 @@ func (x *execution) callbackPanic(r any) {
 			pe.Source = strings.TrimRight(x.lines[pos.Line-1], "\r")
 		}
 	}
-	x.mu.Lock()
 	if x.goPanic == nil {
 		x.goPanic = pe
 	}

@@ -27,6 +27,7 @@ type program struct {
 	usesRT  bool     // the generated code calls the runtime package
 	code    string   // a one-shot script as the model wrote it, for the type-checking pass (typecheck.go)
 	globals bool     // the program dot-imports WithExtraGlobals' names
+	session bool     // an input of a session: code is checked alone (typecheck.go)
 }
 
 // normalizeScript normalises code for one execution (see

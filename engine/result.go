@@ -181,7 +181,7 @@ func (e *PanicError) Error() string {
 	msg := "panic: " + panicText(e.Value)
 	if e.Line > 0 {
 		msg = fmt.Sprintf("line %d:%d: %s", e.Line, e.Column, msg)
-		if e.Stack != "" && (strings.Contains(e.Stack, " <- ") || !strings.Contains(e.Stack, "(line ")) {
+		if e.Stack != "" && !strings.HasPrefix(e.Stack, "main (line ") {
 			// The script's own frames, innermost first ("main (line
 			// 3:5)" alone says no more than the position).
 			msg += " (in " + e.Stack + ")"

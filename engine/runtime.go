@@ -32,7 +32,7 @@ type execution struct {
 	heapBase   int64               // heap bytes when the execution started
 	stop       func()              // stops the interpreter: no script code runs after it
 	panicIt    *interp.Interpreter // the interpreter, for where a goroutine's panic started (PanicSite)
-	lines      []string            // the model's source lines, for a goroutine's panic
+	lines      []string            // under mu: the model's source lines, for a goroutine's panic
 	stops      []func()            // under mu: the clean-ups of callbacks (callbacks.go)
 	stopped    bool                // under mu: the clean-ups have run
 	waits      waitGroups          // the script's WaitGroup counts (callbacks.go)

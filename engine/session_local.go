@@ -255,6 +255,7 @@ func (b *localBackend) newState() *localState {
 	sort.Strings(paths)
 	it := interp.New(x.interpOptions(b.surf, paths, true))
 	x.stop = it.Stop
+	x.panicIt = it
 	it.SetSourceName(scriptFile)
 	rt := x.rtExports()
 	// A return at the top level of an input ends it as os.Exit(0) does
@@ -396,6 +397,9 @@ func (st *localState) use(prog *program) {
 // declarations, then its statements.
 func (st *localState) interpret(prog *program, surf *surface) (CodeResult, <-chan struct{}) {
 	x, it := st.x, st.it
+	x.mu.Lock()
+	x.lines = prog.lines // a goroutine of an earlier input may read them
+	x.mu.Unlock()
 	var runErr error
 	var running <-chan struct{} = closedChan
 	finishedFirst := true
@@ -461,9 +465,9 @@ func normalizeSession(code string, im imports) (*program, error) {
 		MaxNesting: MaxNesting,
 	})
 	if err != nil {
-		return nil, normalizeError(err)
+		return nil, im.importHint(normalizeError(err))
 	}
-	return &program{src: np.Src, body: np.Body, lines: np.Lines, imports: np.Imports, usesRT: np.UsesRuntime}, nil
+	return &program{src: np.Src, body: np.Body, lines: np.Lines, imports: np.Imports, usesRT: np.UsesRuntime, code: code, session: true}, nil
 }
 
 // sessionClock runs a session's IdleTimeout and MaxAge: expire is called

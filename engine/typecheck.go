@@ -59,7 +59,7 @@ func (s *surface) checker() *typecheck.Checker {
 // checked the script and found it valid Go.
 func (s *surface) typeErrors(prog *program) (te error, valid bool) {
 	if prog.code == "" || prog.globals {
-		return nil, false // a session's input, or names the checker does not know
+		return nil, false // names the checker does not know
 	}
 	im := imports{surf: s}
 	np, err := normalize.Source(prog.code, normalize.Config{
@@ -74,8 +74,18 @@ func (s *surface) typeErrors(prog *program) (te error, valid bool) {
 		return nil, false
 	}
 	errs := s.checker().Check(np.Src)
+	if prog.session {
+		// A session's input is checked alone: a name an earlier input
+		// declared is undefined here, so an input with an undefined name
+		// keeps the interpreter's message.
+		for _, e := range errs {
+			if strings.HasPrefix(e.Msg, "undefined: ") && !strings.Contains(e.Msg, ".") {
+				return nil, false
+			}
+		}
+	}
 	if len(errs) == 0 {
-		return nil, true
+		return nil, !prog.session
 	}
 	first := errs[0]
 	se := &ScriptError{Line: first.Line, Column: first.Column, Msg: first.Msg, Source: prog.line(first.Line)}

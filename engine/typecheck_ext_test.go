@@ -62,6 +62,8 @@ func TestErrors_Messages(t *testing.T) {
 			"line 1:28: panic: assignment to entry in nil map (in f (line 1:28) <- main (line 3:1))\n    func f(m map[string]int) { m[\"a\"] = 1 }\n                               ^"},
 		{"panic in a goroutine", "done := make(chan bool)\ngo func() {\n\tvar p *struct{ N int }\n\tfmt.Println(p.N)\n\tdone <- true\n}()\n<-done",
 			"line 4:14: panic: runtime error: invalid memory address or nil pointer dereference (in a goroutine of the script)\n        fmt.Println(p.N)\n                    ^"},
+		{"misspelled variable", "customer, _ := customers.Get(customers.GetArgs{ID: 5})\nfmt.Println(custmer.Name)",
+			"line 2:13: undefined: custmer, did you mean customer?\n    fmt.Println(custmer.Name)\n                ^"},
 		{"import typo", "import \"strngs\"\n\nfmt.Println(strngs.ToUpper(\"a\"))",
 			"line 1:8: engine: import not allowed: \"strngs\" is not available to scripts (did you mean \"strings\"?); they can import"},
 	} {
