@@ -158,8 +158,11 @@ var replacements = map[string]func(b *builder){
 		b.add("time", "AfterFunc", reflect.ValueOf(b.h.AfterFunc))
 	},
 	"context": contextFuncs,
-	// errors.As that sees the script's own error types.
-	"errors": func(b *builder) { b.add("errors", "As", reflect.ValueOf(errorsAs)) },
+	// errors.As and errors.Is that see the script's own error types.
+	"errors": func(b *builder) {
+		b.add("errors", "As", reflect.ValueOf(errorsAs))
+		b.add("errors", "Is", reflect.ValueOf(errorsIs))
+	},
 	// toolscript's os: the execution's exit and streams, no arguments,
 	// no environment.
 	"os": func(b *builder) {
@@ -342,8 +345,11 @@ var printBinds = map[string]func(h Hooks) any{
 
 // errorsAs is errors.As that also sees the script's own error types, which
 // reach the host wrapped by the interpreter (a struct whose IValue field
-// holds the script's value) and so defeat the standard errors.As.
-func errorsAs(errv any, target any) bool {
+// holds the script's value) and so defeat the standard errors.As. Its
+// error parameter makes the interpreter convert a script value to error,
+// with its Unwrap and As methods, as Go's errors.As takes it.
+func errorsAs(err error, target any) bool {
+	var errv any = err
 	if target == nil {
 		panic("errors: target cannot be nil")
 	}
@@ -359,8 +365,58 @@ func errorsAs(errv any, target any) bool {
 		tv.Elem().Set(v)
 		return true
 	}
-	err, ok := errv.(error)
-	return ok && asChain(err, tv, tt)
+	return asChain(err, tv, tt)
+}
+
+// errorsIs is errors.Is that compares the script's own error values by
+// the values the interpreter's wrappers hold (a wrapper is not
+// comparable, so the standard errors.Is never finds a script error value
+// equal to its target) and follows the script's Unwrap and Is methods.
+func errorsIs(err, target error) bool {
+	if err == nil || target == nil {
+		return err == target
+	}
+	tv := scriptErrorValue(target)
+	return isChain(err, target, tv)
+}
+
+func isChain(err, target error, tv reflect.Value) bool {
+	for {
+		if ev := scriptErrorValue(err); ev.Type() == tv.Type() && ev.Type().Comparable() && ev.Interface() == tv.Interface() {
+			return true
+		}
+		if x, ok := err.(interface{ Is(error) bool }); ok && x.Is(target) {
+			return true
+		}
+		switch u := err.(type) {
+		case interface{ Unwrap() error }:
+			err = u.Unwrap()
+			if err == nil {
+				return false
+			}
+		case interface{ Unwrap() []error }:
+			for _, e := range u.Unwrap() {
+				if e != nil && isChain(e, target, tv) {
+					return true
+				}
+			}
+			return false
+		default:
+			return false
+		}
+	}
+}
+
+// scriptErrorValue is the value an error is compared by: the script's
+// value an interpreter's wrapper holds, or the error's own.
+func scriptErrorValue(err error) reflect.Value {
+	v := reflect.ValueOf(err)
+	if v.Kind() == reflect.Struct && v.NumField() > 0 && v.Type().Field(0).Name == "IValue" {
+		if f := v.Field(0); f.Kind() == reflect.Interface && !f.IsNil() {
+			return f.Elem()
+		}
+	}
+	return v
 }
 
 func asChain(err error, tv reflect.Value, tt reflect.Type) bool {

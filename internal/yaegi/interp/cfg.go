@@ -1378,6 +1378,10 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 
 				n.action = aConvert
 				switch {
+				case isEmptyInterface(c0.typ) && keepsMethods(c1.typ): // toolscript patch 38: any(T{}) keeps T's methods
+					n.gen = convert
+					n.typ = c0.typ
+					n.findex = sc.add(n.typ)
 				case isInterface(c0.typ) && !c1.isNil():
 					// Convert to interface: just check that all required methods are defined by concrete type.
 					if !c1.typ.implements(c0.typ) {

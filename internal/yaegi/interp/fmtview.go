@@ -20,6 +20,7 @@ import (
 	"fmt"
 	"reflect"
 	"sort"
+	"strings" // toolscript patch 42
 	"sync"
 	"unicode"
 	"unicode/utf8"
@@ -430,7 +431,7 @@ func (interp *Interpreter) fmtTypeVerbs(n *node, values []func(*frame) reflect.V
 	var named []bool
 	for k := fmtIdx + 1; k < len(child); k++ {
 		t := child[k].typ
-		if t == nil || (!isInterfaceSrc(t) && !hasScriptName(t, map[*itype]bool{})) {
+		if t == nil || (!isInterface(t) && !hasScriptName(t, map[*itype]bool{})) { // toolscript patch 42: an error too
 			continue
 		}
 		if named == nil {
@@ -439,11 +440,14 @@ func (interp *Interpreter) fmtTypeVerbs(n *node, values []func(*frame) reflect.V
 		named[k-fmtIdx-1] = true
 		raw, prior, arg := genValue(child[k]), values[k], k-fmtIdx-1
 		static := ""
-		if !isInterfaceSrc(t) {
+		if !isInterface(t) { // toolscript patch 42
 			static = t.str
 		}
 		values[k] = func(f *frame) reflect.Value {
 			if !typeVerbAt(format(f).String(), arg) {
+				if goSyntaxVerbAt(format(f).String(), arg) { // toolscript patch 42
+					return reflect.ValueOf(fmtText(goSyntax(t, raw(f), true)))
+				}
 				return prior(f)
 			}
 			if static != "" {
@@ -497,6 +501,9 @@ func dynamicTypeName(v reflect.Value) string {
 	}
 	if !v.IsValid() {
 		return "<nil>"
+	}
+	if nod := wrapperNode(v); nod != nil { // toolscript patch 42: a script value in an error
+		return nod.typ.str
 	}
 	if v.CanInterface() {
 		if vi, ok := v.Interface().(valueInterface); ok {
@@ -588,4 +595,151 @@ func rewriteTypeVerbs(format string, named []bool) string {
 		return format
 	}
 	return string(b)
+}
+
+// fmtText prints its text for any verb (toolscript patch 42).
+type fmtText string
+
+// Format implements fmt.Formatter.
+func (t fmtText) Format(s fmt.State, _ rune) { fmt.Fprint(s, string(t)) }
+
+// goSyntaxVerbAt tells whether argument arg of format is printed by %#v.
+func goSyntaxVerbAt(format string, arg int) bool {
+	found := false
+	printfVerbs(format, func(at, a int) bool {
+		if a == arg {
+			pct := strings.LastIndexByte(format[:at], '%')
+			found = format[at] == 'v' && pct >= 0 && strings.IndexByte(format[pct:at], '#') >= 0
+			return false
+		}
+		return a < arg
+	})
+	return found
+}
+
+// goSyntax is what %#v prints for v, a value of type t, with the
+// script's type names, as Go does (main.P{X:1, Y:2}); top is false
+// inside another value, where a pointer prints as an address
+// (toolscript patch 42).
+func goSyntax(t *itype, v reflect.Value, top bool) string {
+	if t == nil || isBin(t) || !v.IsValid() {
+		return goSyntaxNative(v)
+	}
+	if isInterface(t) {
+		nilName := t.str + "(nil)"
+		if isEmptyInterface(t) {
+			nilName = "interface {}(nil)"
+		}
+		if v.Kind() == reflect.Interface && v.IsNil() || !v.IsValid() {
+			return nilName
+		}
+		nod, raw, ok := dynamicValue(v)
+		if !ok {
+			return nilName
+		}
+		if nod == nil {
+			if wn := wrapperNode(raw); wn != nil {
+				return goSyntax(wn.typ, raw.Field(0).Elem(), top)
+			}
+			return goSyntaxNative(raw)
+		}
+		return goSyntax(nod.typ, raw, top)
+	}
+	for v.Kind() == reflect.Interface && !v.IsNil() {
+		v = v.Elem()
+	}
+	if vi, ok := ifaceOf(v).(valueInterface); ok {
+		v = vi.value
+	}
+	switch t.cat {
+	case linkedT:
+		return goSyntax(t.val, v, top)
+	case ptrT:
+		if v.Kind() != reflect.Ptr {
+			return goSyntaxNative(v)
+		}
+		if v.IsNil() {
+			return "(" + t.str + ")(nil)"
+		}
+		if top {
+			switch t.val.cat {
+			case structT, sliceT, arrayT, mapT:
+				return "&" + goSyntax(t.val, v.Elem(), false)
+			}
+		}
+		return fmt.Sprintf("(%s)(%#x)", t.str, v.Pointer())
+	case structT:
+		if v.Kind() != reflect.Struct || v.NumField() != len(t.field) {
+			return goSyntaxNative(v)
+		}
+		var b strings.Builder
+		b.WriteString(t.str)
+		b.WriteByte('{')
+		for i, fl := range t.field {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(fl.name)
+			b.WriteByte(':')
+			b.WriteString(goSyntax(fl.typ, v.Field(i), false))
+		}
+		b.WriteByte('}')
+		return b.String()
+	case sliceT, arrayT:
+		if v.Kind() == reflect.Slice && v.IsNil() {
+			return t.str + "(nil)"
+		}
+		if v.Kind() != reflect.Slice && v.Kind() != reflect.Array {
+			return goSyntaxNative(v)
+		}
+		var b strings.Builder
+		b.WriteString(t.str)
+		b.WriteByte('{')
+		for i := 0; i < v.Len(); i++ {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(goSyntax(t.val, v.Index(i), false))
+		}
+		b.WriteByte('}')
+		return b.String()
+	case mapT:
+		if v.Kind() != reflect.Map {
+			return goSyntaxNative(v)
+		}
+		if v.IsNil() {
+			return t.str + "(nil)"
+		}
+		keys := v.MapKeys()
+		less, ok := rawLess(v.Type().Key().Kind())
+		if !ok {
+			return goSyntaxNative(v)
+		}
+		sort.Slice(keys, func(i, j int) bool { return less(keys[i], keys[j]) })
+		var b strings.Builder
+		b.WriteString(t.str)
+		b.WriteByte('{')
+		for i, k := range keys {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(goSyntax(t.key, k, false))
+			b.WriteByte(':')
+			b.WriteString(goSyntax(t.val, v.MapIndex(k), false))
+		}
+		b.WriteByte('}')
+		return b.String()
+	}
+	return goSyntaxNative(v)
+}
+
+// goSyntaxNative is fmt's %#v of a value without script types.
+func goSyntaxNative(v reflect.Value) string {
+	if !v.IsValid() {
+		return "<nil>"
+	}
+	if !v.CanInterface() {
+		return fmt.Sprint(v)
+	}
+	return fmt.Sprintf("%#v", v.Interface())
 }

@@ -2635,7 +2635,7 @@ func equal(n *node) {
 			n.exec = func(f *frame) bltn {
 				i0 := v0(f).Interface()
 				i1 := v1(f).Interface()
-				dest(f).Set(reflect.ValueOf(i0 == i1).Convert(typ))
+				dest(f).Set(reflect.ValueOf(ifaceEqual(i0, i1)).Convert(typ)) // toolscript patch 39
 				return tnext
 			}
 		case c0.rval.IsValid():
@@ -2645,7 +2645,7 @@ func equal(n *node) {
 				fnext := getExec(n.fnext)
 				n.exec = func(f *frame) bltn {
 					i1 := v1(f).Interface()
-					if i0 == i1 {
+					if ifaceEqual(i0, i1) { // toolscript patch 39
 						dest(f).SetBool(true)
 						return tnext
 					}
@@ -2656,7 +2656,7 @@ func equal(n *node) {
 				dest := genValue(n)
 				n.exec = func(f *frame) bltn {
 					i1 := v1(f).Interface()
-					dest(f).SetBool(i0 == i1)
+					dest(f).SetBool(ifaceEqual(i0, i1)) // toolscript patch 39
 					return tnext
 				}
 			}
@@ -2667,7 +2667,7 @@ func equal(n *node) {
 				fnext := getExec(n.fnext)
 				n.exec = func(f *frame) bltn {
 					i0 := v0(f).Interface()
-					if i0 == i1 {
+					if ifaceEqual(i0, i1) { // toolscript patch 39
 						dest(f).SetBool(true)
 						return tnext
 					}
@@ -2678,7 +2678,7 @@ func equal(n *node) {
 				dest := genValue(n)
 				n.exec = func(f *frame) bltn {
 					i0 := v0(f).Interface()
-					dest(f).SetBool(i0 == i1)
+					dest(f).SetBool(ifaceEqual(i0, i1)) // toolscript patch 39
 					return tnext
 				}
 			}
@@ -2690,7 +2690,7 @@ func equal(n *node) {
 				n.exec = func(f *frame) bltn {
 					i0 := v0(f).Interface()
 					i1 := v1(f).Interface()
-					if i0 == i1 {
+					if ifaceEqual(i0, i1) { // toolscript patch 39
 						dest(f).SetBool(true)
 						return tnext
 					}
@@ -2702,7 +2702,7 @@ func equal(n *node) {
 				n.exec = func(f *frame) bltn {
 					i0 := v0(f).Interface()
 					i1 := v1(f).Interface()
-					dest(f).SetBool(i0 == i1)
+					dest(f).SetBool(ifaceEqual(i0, i1)) // toolscript patch 39
 					return tnext
 				}
 			}
@@ -2721,7 +2721,7 @@ func equal(n *node) {
 			n.exec = func(f *frame) bltn {
 				i0 := v0(f).Interface()
 				i1 := v1(f).Interface()
-				if i0 == i1 {
+				if ifaceEqual(i0, i1) { // toolscript patch 39
 					dest(f).SetBool(true)
 					return tnext
 				}
@@ -2733,7 +2733,7 @@ func equal(n *node) {
 			n.exec = func(f *frame) bltn {
 				i0 := v0(f).Interface()
 				i1 := v1(f).Interface()
-				dest(f).SetBool(i0 == i1)
+				dest(f).SetBool(ifaceEqual(i0, i1)) // toolscript patch 39
 				return tnext
 			}
 		}
@@ -3143,7 +3143,7 @@ func equal(n *node) {
 			n.exec = func(f *frame) bltn {
 				i0 := v0(f).Interface()
 				i1 := v1(f).Interface()
-				dest(f).Set(reflect.ValueOf(i0 == i1).Convert(typ))
+				dest(f).Set(reflect.ValueOf(ifaceEqual(i0, i1)).Convert(typ)) // toolscript patch 39
 				return tnext
 			}
 		case c0.rval.IsValid():
@@ -3153,7 +3153,7 @@ func equal(n *node) {
 				fnext := getExec(n.fnext)
 				n.exec = func(f *frame) bltn {
 					i1 := v1(f).Interface()
-					if i0 == i1 {
+					if ifaceEqual(i0, i1) { // toolscript patch 39
 						dest(f).SetBool(true)
 						return tnext
 					}
@@ -3164,7 +3164,7 @@ func equal(n *node) {
 				dest := genValue(n)
 				n.exec = func(f *frame) bltn {
 					i1 := v1(f).Interface()
-					dest(f).SetBool(i0 == i1)
+					dest(f).SetBool(ifaceEqual(i0, i1)) // toolscript patch 39
 					return tnext
 				}
 			}
@@ -3175,7 +3175,7 @@ func equal(n *node) {
 				fnext := getExec(n.fnext)
 				n.exec = func(f *frame) bltn {
 					i0 := v0(f).Interface()
-					if i0 == i1 {
+					if ifaceEqual(i0, i1) { // toolscript patch 39
 						dest(f).SetBool(true)
 						return tnext
 					}
@@ -3186,7 +3186,7 @@ func equal(n *node) {
 				dest := genValue(n)
 				n.exec = func(f *frame) bltn {
 					i0 := v0(f).Interface()
-					dest(f).SetBool(i0 == i1)
+					dest(f).SetBool(ifaceEqual(i0, i1)) // toolscript patch 39
 					return tnext
 				}
 			}
@@ -3198,7 +3198,7 @@ func equal(n *node) {
 				n.exec = func(f *frame) bltn {
 					i0 := v0(f).Interface()
 					i1 := v1(f).Interface()
-					if i0 == i1 {
+					if ifaceEqual(i0, i1) { // toolscript patch 39
 						dest(f).SetBool(true)
 						return tnext
 					}
@@ -3210,7 +3210,7 @@ func equal(n *node) {
 				n.exec = func(f *frame) bltn {
 					i0 := v0(f).Interface()
 					i1 := v1(f).Interface()
-					dest(f).SetBool(i0 == i1)
+					dest(f).SetBool(ifaceEqual(i0, i1)) // toolscript patch 39
 					return tnext
 				}
 			}
@@ -4547,7 +4547,7 @@ func notEqual(n *node) {
 			n.exec = func(f *frame) bltn {
 				i0 := v0(f).Interface()
 				i1 := v1(f).Interface()
-				dest(f).Set(reflect.ValueOf(i0 != i1).Convert(typ))
+				dest(f).Set(reflect.ValueOf(!ifaceEqual(i0, i1)).Convert(typ)) // toolscript patch 39
 				return tnext
 			}
 		case c0.rval.IsValid():
@@ -4557,7 +4557,7 @@ func notEqual(n *node) {
 				fnext := getExec(n.fnext)
 				n.exec = func(f *frame) bltn {
 					i1 := v1(f).Interface()
-					if i0 != i1 {
+					if !ifaceEqual(i0, i1) { // toolscript patch 39
 						dest(f).SetBool(true)
 						return tnext
 					}
@@ -4568,7 +4568,7 @@ func notEqual(n *node) {
 				dest := genValue(n)
 				n.exec = func(f *frame) bltn {
 					i1 := v1(f).Interface()
-					dest(f).SetBool(i0 != i1)
+					dest(f).SetBool(!ifaceEqual(i0, i1)) // toolscript patch 39
 					return tnext
 				}
 			}
@@ -4579,7 +4579,7 @@ func notEqual(n *node) {
 				fnext := getExec(n.fnext)
 				n.exec = func(f *frame) bltn {
 					i0 := v0(f).Interface()
-					if i0 != i1 {
+					if !ifaceEqual(i0, i1) { // toolscript patch 39
 						dest(f).SetBool(true)
 						return tnext
 					}
@@ -4590,7 +4590,7 @@ func notEqual(n *node) {
 				dest := genValue(n)
 				n.exec = func(f *frame) bltn {
 					i0 := v0(f).Interface()
-					dest(f).SetBool(i0 != i1)
+					dest(f).SetBool(!ifaceEqual(i0, i1)) // toolscript patch 39
 					return tnext
 				}
 			}
@@ -4602,7 +4602,7 @@ func notEqual(n *node) {
 				n.exec = func(f *frame) bltn {
 					i0 := v0(f).Interface()
 					i1 := v1(f).Interface()
-					if i0 != i1 {
+					if !ifaceEqual(i0, i1) { // toolscript patch 39
 						dest(f).SetBool(true)
 						return tnext
 					}
@@ -4614,7 +4614,7 @@ func notEqual(n *node) {
 				n.exec = func(f *frame) bltn {
 					i0 := v0(f).Interface()
 					i1 := v1(f).Interface()
-					dest(f).SetBool(i0 != i1)
+					dest(f).SetBool(!ifaceEqual(i0, i1)) // toolscript patch 39
 					return tnext
 				}
 			}
@@ -4633,7 +4633,7 @@ func notEqual(n *node) {
 			n.exec = func(f *frame) bltn {
 				i0 := v0(f).Interface()
 				i1 := v1(f).Interface()
-				if i0 != i1 {
+				if !ifaceEqual(i0, i1) { // toolscript patch 39
 					dest(f).SetBool(true)
 					return tnext
 				}
@@ -4645,7 +4645,7 @@ func notEqual(n *node) {
 			n.exec = func(f *frame) bltn {
 				i0 := v0(f).Interface()
 				i1 := v1(f).Interface()
-				dest(f).SetBool(i0 != i1)
+				dest(f).SetBool(!ifaceEqual(i0, i1)) // toolscript patch 39
 				return tnext
 			}
 		}
@@ -5055,7 +5055,7 @@ func notEqual(n *node) {
 			n.exec = func(f *frame) bltn {
 				i0 := v0(f).Interface()
 				i1 := v1(f).Interface()
-				dest(f).Set(reflect.ValueOf(i0 != i1).Convert(typ))
+				dest(f).Set(reflect.ValueOf(!ifaceEqual(i0, i1)).Convert(typ)) // toolscript patch 39
 				return tnext
 			}
 		case c0.rval.IsValid():
@@ -5065,7 +5065,7 @@ func notEqual(n *node) {
 				fnext := getExec(n.fnext)
 				n.exec = func(f *frame) bltn {
 					i1 := v1(f).Interface()
-					if i0 != i1 {
+					if !ifaceEqual(i0, i1) { // toolscript patch 39
 						dest(f).SetBool(true)
 						return tnext
 					}
@@ -5076,7 +5076,7 @@ func notEqual(n *node) {
 				dest := genValue(n)
 				n.exec = func(f *frame) bltn {
 					i1 := v1(f).Interface()
-					dest(f).SetBool(i0 != i1)
+					dest(f).SetBool(!ifaceEqual(i0, i1)) // toolscript patch 39
 					return tnext
 				}
 			}
@@ -5087,7 +5087,7 @@ func notEqual(n *node) {
 				fnext := getExec(n.fnext)
 				n.exec = func(f *frame) bltn {
 					i0 := v0(f).Interface()
-					if i0 != i1 {
+					if !ifaceEqual(i0, i1) { // toolscript patch 39
 						dest(f).SetBool(true)
 						return tnext
 					}
@@ -5098,7 +5098,7 @@ func notEqual(n *node) {
 				dest := genValue(n)
 				n.exec = func(f *frame) bltn {
 					i0 := v0(f).Interface()
-					dest(f).SetBool(i0 != i1)
+					dest(f).SetBool(!ifaceEqual(i0, i1)) // toolscript patch 39
 					return tnext
 				}
 			}
@@ -5110,7 +5110,7 @@ func notEqual(n *node) {
 				n.exec = func(f *frame) bltn {
 					i0 := v0(f).Interface()
 					i1 := v1(f).Interface()
-					if i0 != i1 {
+					if !ifaceEqual(i0, i1) { // toolscript patch 39
 						dest(f).SetBool(true)
 						return tnext
 					}
@@ -5122,7 +5122,7 @@ func notEqual(n *node) {
 				n.exec = func(f *frame) bltn {
 					i0 := v0(f).Interface()
 					i1 := v1(f).Interface()
-					dest(f).SetBool(i0 != i1)
+					dest(f).SetBool(!ifaceEqual(i0, i1)) // toolscript patch 39
 					return tnext
 				}
 			}

@@ -431,6 +431,28 @@ func typeAssert(n *node, withResult, withOk bool) {
 	inter := staticInterface(c0.typ)
 
 	switch {
+	case isAssertedIface(typ) && !isEmptyInterface(typ) && isInterface(c0.typ): // toolscript patch 38
+		a := newIfaceAssertion(typ)
+		n.exec = func(f *frame) bltn {
+			res, ok, concrete, missing := a.assert(f, value(f))
+			if !ok && !withOk {
+				if concrete == "" {
+					panic(&TypeAssertionError{Asserted: asserted})
+				}
+				panic(&TypeAssertionError{Interface: inter, Concrete: concrete, Asserted: asserted, Missing: missing})
+			}
+			if setStatus {
+				value1(f).SetBool(ok)
+			}
+			if withResult {
+				if ok {
+					value0(f).Set(res)
+				} else if v := value0(f); v.CanSet() {
+					v.SetZero()
+				}
+			}
+			return next
+		}
 	case isInterfaceSrc(typ):
 		n.exec = func(f *frame) bltn {
 			valf := value(f)
@@ -758,6 +780,15 @@ func convert(n *node) {
 		}
 		n.exec = func(f *frame) bltn {
 			dest(f).Set(reflect.New(typ).Elem())
+			return next
+		}
+		return
+	}
+
+	if isEmptyInterface(n.child[0].typ) && keepsMethods(c.typ) { // toolscript patch 38: any(T{}) keeps T's methods
+		value := genValueInterface(c)
+		n.exec = func(f *frame) bltn {
+			dest(f).Set(value(f))
 			return next
 		}
 		return
@@ -1354,8 +1385,20 @@ func boundReceiver(src reflect.Value, dest reflect.Type) reflect.Value {
 
 func genInterfaceWrapper(n *node, typ reflect.Type) func(*frame) reflect.Value {
 	value := genValue(n)
-	if typ == nil || typ.Kind() != reflect.Interface || typ.NumMethod() == 0 || n.typ.cat == valueT {
+	// toolscript patch 38: the conversion of a value of n's type, also
+	// for a value an assertion finds at run time.
+	wrapOf := interfaceWrapperOf(n, typ)
+	if wrapOf == nil {
 		return value
+	}
+	return func(f *frame) reflect.Value { return wrapOf(f, value(f)) }
+}
+
+// interfaceWrapperOf returns the conversion of a value of n's type to the
+// interface type typ, nil where there is none (toolscript patch 38).
+func interfaceWrapperOf(n *node, typ reflect.Type) func(*frame, reflect.Value) reflect.Value {
+	if typ == nil || typ.Kind() != reflect.Interface || typ.NumMethod() == 0 || n.typ.cat == valueT {
+		return nil
 	}
 	tc := n.typ.cat
 	if tc != structT {
@@ -1363,7 +1406,7 @@ func genInterfaceWrapper(n *node, typ reflect.Type) func(*frame) reflect.Value {
 		// embedded interface fields which require wrapping, even if reported as
 		// implementing typ by reflect.
 		if nt := n.typ.frameType(); nt != nil && nt.Implements(typ) {
-			return value
+			return nil // toolscript patch 38
 		}
 	}
 
@@ -1372,7 +1415,9 @@ func genInterfaceWrapper(n *node, typ reflect.Type) func(*frame) reflect.Value {
 	// As the field name was generated with a prefixed first character (in order to avoid
 	// collisions with method names), this first character is ignored in comparisons.
 	wrap := getWrapper(n, typ)
-	mn := wrap.NumField() - 1
+	mn := wrapperMethods(wrap) // toolscript patch 39: not its node field
+	// toolscript patch 39: a nil pointer of a script type is wrapped.
+	scriptPtr := n.typ.cat == ptrT && !isBin(n.typ)
 	names := make([]string, mn)
 	methods := make([]*node, mn)
 	indexes := make([][]int, mn)
@@ -1385,17 +1430,17 @@ func genInterfaceWrapper(n *node, typ reflect.Type) func(*frame) reflect.Value {
 		}
 	}
 
-	return func(f *frame) reflect.Value {
-		v := value(f)
+	return func(f *frame, v reflect.Value) reflect.Value { // toolscript patch 38
 		if tc != structT && v.Type().Implements(typ) {
 			return v
 		}
 		switch v.Kind() {
 		case reflect.Chan, reflect.Func, reflect.Interface, reflect.Map, reflect.Ptr, reflect.Slice:
-			if v.IsNil() {
+			if v.IsNil() && !(v.Kind() == reflect.Ptr && scriptPtr) { // toolscript patch 39
 				return reflect.New(typ).Elem()
 			}
 		}
+		nilPtr := v.Kind() == reflect.Ptr && v.IsNil() // toolscript patch 39: a nil *T in an interface is not nil
 		var n2 *node
 		if vi, ok := v.Interface().(valueInterface); ok {
 			n2 = vi.node
@@ -1403,7 +1448,11 @@ func genInterfaceWrapper(n *node, typ reflect.Type) func(*frame) reflect.Value {
 		v = getConcreteValue(v)
 		w := reflect.New(wrap).Elem()
 		w.Field(0).Set(v)
+		setWrapperNode(w, n) // toolscript patch 39
 		for i, m := range methods {
+			if nilPtr && (m == nil || m.typ.recv == nil || m.typ.recv.cat != ptrT || len(indexes[i]) > 0) { // toolscript patch 39
+				continue // a value method through a nil pointer: calling it panics, as in Go
+			}
 			if m == nil {
 				// First direct method lookup on field.
 				if r := methodByName(v, names[i], indexes[i]); r.IsValid() {
@@ -1417,14 +1466,14 @@ func genInterfaceWrapper(n *node, typ reflect.Type) func(*frame) reflect.Value {
 				m2, i2 := n2.typ.lookupMethod(names[i])
 				if m2 != nil {
 					nod := *m2
-					nod.recv = &receiver{n, v, i2}
+					nod.recv = &receiver{val: v, index: i2} // toolscript patch 38: the value converted, not n's
 					w.Field(i + 1).Set(genFunctionWrapper(&nod)(f))
 					continue
 				}
 				panic(n.cfgErrorf("method not found: %s", names[i]))
 			}
 			nod := *m
-			nod.recv = &receiver{n, v, indexes[i]}
+			nod.recv = &receiver{val: v, index: indexes[i]} // toolscript patch 38: the value converted, not n's
 			w.Field(i + 1).Set(genFunctionWrapper(&nod)(f))
 		}
 		return w
@@ -1533,7 +1582,7 @@ func call(n *node) {
 			switch {
 			case hasVariadicArgs:
 				values = append(values, genValue(c))
-			case isInterfaceSrc(arg) && (!isEmptyInterface(arg) || len(c.typ.method) > 0):
+			case isInterfaceSrc(arg) && (!isEmptyInterface(arg) || keepsMethods(c.typ)): // toolscript patch 38
 				values = append(values, genValueInterface(c))
 			case isInterfaceBin(arg):
 				values = append(values, genInterfaceWrapper(c, arg.rtype))
@@ -1911,6 +1960,9 @@ func callBin(n *node) {
 			var defType reflect.Type
 			if variadic >= 0 && i+rcvrOffset >= variadic {
 				defType = funcType.In(variadic)
+				if n.action != aCallSlice { // toolscript patch 39: errors.Join(E{}) wraps each error
+					defType = defType.Elem()
+				}
 			} else {
 				defType = funcType.In(rcvrOffset + i)
 			}
@@ -1950,6 +2002,9 @@ func callBin(n *node) {
 		errorf := n.child[0].child[1].ident == "Errorf"
 		for i := start; i < len(child); i++ {
 			if errorf && isWrappable(child[i].typ) {
+				if t := child[i].typ; t != nil && !isInterface(t) && !isBin(t) && t.cat != variadicT { // toolscript patch 39
+					values[i] = genInterfaceWrapper(child[i], errorRType)
+				}
 				continue // %w needs the error itself
 			}
 			if conv := n.interp.fmtConv(child[i].typ, n.action != aCallSlice); conv != nil {
@@ -3039,6 +3094,9 @@ func _return(n *node) {
 					// we can't let genValueInterface deal with it, because we call on c,
 					// not on n, which means that the interfaceT knowledge is lost.
 					values[i] = genValue(c)
+					if keepsMethods(c.typ) { // toolscript patch 38: the value keeps its methods
+						values[i] = genValueInterface(c)
+					}
 					break
 				}
 				values[i] = genValueInterface(c)
@@ -3360,7 +3418,7 @@ func doComposite(n *node, hasType bool, keyed bool) {
 			values[fieldIndex] = func(*frame) reflect.Value { return reflect.New(rft).Elem() }
 		case isNamedFuncSrc(val.typ):
 			values[fieldIndex] = genValueAsFunctionWrapper(val)
-		case isInterfaceSrc(ft) && (!isEmptyInterface(ft) || len(val.typ.method) > 0):
+		case isInterfaceSrc(ft) && (!isEmptyInterface(ft) || keepsMethods(val.typ)): // toolscript patch 38
 			values[fieldIndex] = genValueInterface(val)
 		case isInterface(ft):
 			values[fieldIndex] = genInterfaceWrapper(val, rft)
@@ -3713,11 +3771,26 @@ func _case(n *node) {
 	case n.anc.anc.kind == typeSwitch:
 		fnext := getExec(n.fnext)
 		sn := n.anc.anc // switch node
-		types := make([]*itype, len(n.child)-1)
-		for i := range types {
-			types[i] = n.child[i].typ
+		types := make([]*itype, 0, len(n.child)-1)
+		var ifaces []*ifaceAssertion // toolscript patch 38
+		for i := 0; i < len(n.child)-1; i++ {
+			if t := n.child[i].typ; isAssertedIface(t) {
+				ifaces = append(ifaces, newIfaceAssertion(t))
+			} else {
+				types = append(types, t)
+			}
 		}
 		srcValue := genValue(sn.child[1].lastChild().child[0])
+		// matchIface tells whether a case of an interface type matches
+		// (toolscript patch 38), with the value it gives the variable.
+		matchIface := func(f *frame) (reflect.Value, bool) {
+			for _, a := range ifaces {
+				if res, ok, _, _ := a.assert(f, srcValue(f)); ok {
+					return res, true
+				}
+			}
+			return reflect.Value{}, false
+		}
 
 		if len(sn.child[1].child) != 2 {
 			// no assign in switch guard
@@ -3725,6 +3798,9 @@ func _case(n *node) {
 				n.exec = func(f *frame) bltn { return tnext }
 			} else {
 				n.exec = func(f *frame) bltn {
+					if _, ok := matchIface(f); ok { // toolscript patch 38
+						return tnext
+					}
 					ival := srcValue(f).Interface()
 					val, ok := ival.(valueInterface)
 					// TODO(mpl): I'm assuming here that !ok means that we're dealing with the empty
@@ -3770,14 +3846,47 @@ func _case(n *node) {
 
 		// assign in switch guard
 		destValue := genValue(n.lastChild().child[0])
-		switch len(types) {
-		case 0:
+		switch {
+		case len(ifaces) > 0: // toolscript patch 38
+			concrete := &node{}
+			*concrete = *n
+			concrete.child = make([]*node, 0, len(types)+1)
+			for _, c := range n.child[:len(n.child)-1] {
+				if !isAssertedIface(c.typ) {
+					concrete.child = append(concrete.child, c)
+				}
+			}
+			concrete.child = append(concrete.child, n.lastChild())
+			rest := func(*frame) bltn { return fnext }
+			if len(types) > 0 {
+				_case(concrete)
+				rest = concrete.exec
+			}
+			single := len(ifaces) == 1 && len(types) == 0
+			n.exec = func(f *frame) bltn {
+				if res, ok := matchIface(f); ok {
+					if single {
+						destValue(f).Set(res)
+					} else {
+						destValue(f).Set(srcValue(f))
+					}
+					return tnext
+				}
+				next := rest(f)
+				if len(types) == 1 {
+					// A clause of several types: the variable has the
+					// switch expression's type.
+					destValue(f).Set(srcValue(f))
+				}
+				return next
+			}
+		case len(types) == 0:
 			// default clause: assign var to interface value
 			n.exec = func(f *frame) bltn {
 				destValue(f).Set(srcValue(f))
 				return tnext
 			}
-		case 1:
+		case len(types) == 1: // toolscript patch 38
 			// match against 1 type: assign var to concrete value
 			typ := types[0]
 			n.exec = func(f *frame) bltn {
@@ -3978,7 +4087,7 @@ func _append(n *node) {
 		values := make([]func(*frame) reflect.Value, l)
 		for i, arg := range args {
 			switch elem := n.typ.elem(); {
-			case isInterfaceSrc(elem) && (!isEmptyInterface(elem) || len(arg.typ.method) > 0):
+			case isInterfaceSrc(elem) && (!isEmptyInterface(elem) || keepsMethods(arg.typ)): // toolscript patch 38
 				values[i] = genValueInterface(arg)
 			case isInterfaceBin(elem):
 				values[i] = genInterfaceWrapper(arg, elem.rtype)
@@ -4000,7 +4109,7 @@ func _append(n *node) {
 	default:
 		var value0 func(*frame) reflect.Value
 		switch elem := n.typ.elem(); {
-		case isInterfaceSrc(elem) && (!isEmptyInterface(elem) || len(n.child[2].typ.method) > 0):
+		case isInterfaceSrc(elem) && (!isEmptyInterface(elem) || keepsMethods(n.child[2].typ)): // toolscript patch 38
 			value0 = genValueInterface(n.child[2])
 		case isInterfaceBin(elem):
 			value0 = genInterfaceWrapper(n.child[2], elem.rtype)

@@ -2183,7 +2183,7 @@ func (t *itype) refType(ctx *refTypeContext) reflect.Type {
 				Type: f.typ.refType(ctx),
 				Tag:  reflect.StructTag(f.tag),
 			}
-			if len(t.field) == 1 && f.embed {
+			if len(t.field) == 1 && f.embed || f.embed && embeddable(field.Type) { // toolscript patch 43
 				// Mark the field as embedded (anonymous) only if it is the
 				// only one, to avoid a panic due to golang/go#15924 issue.
 				field.Anonymous = true

@@ -73,6 +73,11 @@ func (interp *Interpreter) Symbols(importPath string) Exports {
 // getWrapper returns the wrapper type of the corresponding interface, trying
 // first the composed ones, or nil if not found.
 func getWrapper(n *node, t reflect.Type) reflect.Type {
+	if t == errorRType { // toolscript patch 39: with Unwrap, Is and As
+		if w := scriptErrorWrapper(n.typ); w != nil {
+			return w
+		}
+	}
 	p, ok := n.interp.binPkg[t.PkgPath()]
 	if !ok {
 		return nil

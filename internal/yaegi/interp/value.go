@@ -156,7 +156,7 @@ func genValue(n *node) func(*frame) reflect.Value {
 func genDestValue(typ *itype, n *node) func(*frame) reflect.Value {
 	convertLiteralValue(n, typ.TypeOf())
 	switch {
-	case isInterfaceSrc(typ) && (!isEmptyInterface(typ) || len(n.typ.method) > 0):
+	case isInterfaceSrc(typ) && (!isEmptyInterface(typ) || keepsMethods(n.typ)): // toolscript patch 38
 		return genValueInterface(n)
 	case isNamedFuncSrc(n.typ):
 		return genFunctionWrapper(n)
@@ -341,7 +341,10 @@ func getBinValue(getMapType func(*itype) reflect.Type, value func(*frame) reflec
 		return v
 	}
 	if rt := getMapType(val.node.typ); rt != nil {
-		return genInterfaceWrapper(val.node, rt)(f)
+		if w := interfaceWrapperOf(val.node, rt); w != nil { // toolscript patch 38: of the value, not of val.node in f
+			return w(f, val.value)
+		}
+		return val.value
 	}
 	return v
 }

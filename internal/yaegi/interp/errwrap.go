@@ -1,0 +1,251 @@
+package interp
+
+// toolscript patch 39: a script value converted to error keeps the
+// methods errors.Unwrap, errors.Is and errors.As look for: its interface
+// wrapper is one of the types below, chosen by the value's method set
+// (Unwrap() error or Unwrap() []error, Is(error) bool, As(any) bool),
+// and it records the value's script type, so that %T, %#v and a type
+// switch on an error still see it. Upstream's wrapper had Error alone:
+// errors.As and errors.Is stopped at a script error that wraps another.
+
+import (
+	"reflect"
+	"unsafe"
+)
+
+var errorRType = reflect.TypeOf((*error)(nil)).Elem()
+
+type _scriptError struct {
+	IValue interface{}
+	WError func() string
+	node   *node // the script type of IValue
+}
+
+func (w _scriptError) Error() string     { return w.WError() }
+func (w _scriptError) scriptNode() *node { return w.node }
+
+type _scriptErrorAs struct {
+	IValue interface{}
+	WError func() string
+	WAs    func(interface{}) bool
+	node   *node // the script type of IValue
+}
+
+func (w _scriptErrorAs) Error() string              { return w.WError() }
+func (w _scriptErrorAs) As(target interface{}) bool { return w.WAs(target) }
+func (w _scriptErrorAs) scriptNode() *node          { return w.node }
+
+type _scriptErrorIs struct {
+	IValue interface{}
+	WError func() string
+	WIs    func(error) bool
+	node   *node // the script type of IValue
+}
+
+func (w _scriptErrorIs) Error() string        { return w.WError() }
+func (w _scriptErrorIs) Is(target error) bool { return w.WIs(target) }
+func (w _scriptErrorIs) scriptNode() *node    { return w.node }
+
+type _scriptErrorIsAs struct {
+	IValue interface{}
+	WError func() string
+	WIs    func(error) bool
+	WAs    func(interface{}) bool
+	node   *node // the script type of IValue
+}
+
+func (w _scriptErrorIsAs) Error() string              { return w.WError() }
+func (w _scriptErrorIsAs) Is(target error) bool       { return w.WIs(target) }
+func (w _scriptErrorIsAs) As(target interface{}) bool { return w.WAs(target) }
+func (w _scriptErrorIsAs) scriptNode() *node          { return w.node }
+
+type _scriptErrorU struct {
+	IValue  interface{}
+	WError  func() string
+	WUnwrap func() error
+	node    *node // the script type of IValue
+}
+
+func (w _scriptErrorU) Error() string     { return w.WError() }
+func (w _scriptErrorU) Unwrap() error     { return w.WUnwrap() }
+func (w _scriptErrorU) scriptNode() *node { return w.node }
+
+type _scriptErrorUAs struct {
+	IValue  interface{}
+	WError  func() string
+	WUnwrap func() error
+	WAs     func(interface{}) bool
+	node    *node // the script type of IValue
+}
+
+func (w _scriptErrorUAs) Error() string              { return w.WError() }
+func (w _scriptErrorUAs) Unwrap() error              { return w.WUnwrap() }
+func (w _scriptErrorUAs) As(target interface{}) bool { return w.WAs(target) }
+func (w _scriptErrorUAs) scriptNode() *node          { return w.node }
+
+type _scriptErrorUIs struct {
+	IValue  interface{}
+	WError  func() string
+	WUnwrap func() error
+	WIs     func(error) bool
+	node    *node // the script type of IValue
+}
+
+func (w _scriptErrorUIs) Error() string        { return w.WError() }
+func (w _scriptErrorUIs) Unwrap() error        { return w.WUnwrap() }
+func (w _scriptErrorUIs) Is(target error) bool { return w.WIs(target) }
+func (w _scriptErrorUIs) scriptNode() *node    { return w.node }
+
+type _scriptErrorUIsAs struct {
+	IValue  interface{}
+	WError  func() string
+	WUnwrap func() error
+	WIs     func(error) bool
+	WAs     func(interface{}) bool
+	node    *node // the script type of IValue
+}
+
+func (w _scriptErrorUIsAs) Error() string              { return w.WError() }
+func (w _scriptErrorUIsAs) Unwrap() error              { return w.WUnwrap() }
+func (w _scriptErrorUIsAs) Is(target error) bool       { return w.WIs(target) }
+func (w _scriptErrorUIsAs) As(target interface{}) bool { return w.WAs(target) }
+func (w _scriptErrorUIsAs) scriptNode() *node          { return w.node }
+
+type _scriptErrorUs struct {
+	IValue  interface{}
+	WError  func() string
+	WUnwrap func() []error
+	node    *node // the script type of IValue
+}
+
+func (w _scriptErrorUs) Error() string     { return w.WError() }
+func (w _scriptErrorUs) Unwrap() []error   { return w.WUnwrap() }
+func (w _scriptErrorUs) scriptNode() *node { return w.node }
+
+type _scriptErrorUsAs struct {
+	IValue  interface{}
+	WError  func() string
+	WUnwrap func() []error
+	WAs     func(interface{}) bool
+	node    *node // the script type of IValue
+}
+
+func (w _scriptErrorUsAs) Error() string              { return w.WError() }
+func (w _scriptErrorUsAs) Unwrap() []error            { return w.WUnwrap() }
+func (w _scriptErrorUsAs) As(target interface{}) bool { return w.WAs(target) }
+func (w _scriptErrorUsAs) scriptNode() *node          { return w.node }
+
+type _scriptErrorUsIs struct {
+	IValue  interface{}
+	WError  func() string
+	WUnwrap func() []error
+	WIs     func(error) bool
+	node    *node // the script type of IValue
+}
+
+func (w _scriptErrorUsIs) Error() string        { return w.WError() }
+func (w _scriptErrorUsIs) Unwrap() []error      { return w.WUnwrap() }
+func (w _scriptErrorUsIs) Is(target error) bool { return w.WIs(target) }
+func (w _scriptErrorUsIs) scriptNode() *node    { return w.node }
+
+type _scriptErrorUsIsAs struct {
+	IValue  interface{}
+	WError  func() string
+	WUnwrap func() []error
+	WIs     func(error) bool
+	WAs     func(interface{}) bool
+	node    *node // the script type of IValue
+}
+
+func (w _scriptErrorUsIsAs) Error() string              { return w.WError() }
+func (w _scriptErrorUsIsAs) Unwrap() []error            { return w.WUnwrap() }
+func (w _scriptErrorUsIsAs) Is(target error) bool       { return w.WIs(target) }
+func (w _scriptErrorUsIsAs) As(target interface{}) bool { return w.WAs(target) }
+func (w _scriptErrorUsIsAs) scriptNode() *node          { return w.node }
+
+// scriptErrorWrappers are the wrappers by unwrap kind (0 none, 1
+// Unwrap() error, 2 Unwrap() []error), Is and As.
+var scriptErrorWrappers = [3][2][2]reflect.Type{
+	{
+		{reflect.TypeOf(_scriptError{}), reflect.TypeOf(_scriptErrorAs{})},
+		{reflect.TypeOf(_scriptErrorIs{}), reflect.TypeOf(_scriptErrorIsAs{})},
+	},
+	{
+		{reflect.TypeOf(_scriptErrorU{}), reflect.TypeOf(_scriptErrorUAs{})},
+		{reflect.TypeOf(_scriptErrorUIs{}), reflect.TypeOf(_scriptErrorUIsAs{})},
+	},
+	{
+		{reflect.TypeOf(_scriptErrorUs{}), reflect.TypeOf(_scriptErrorUsAs{})},
+		{reflect.TypeOf(_scriptErrorUsIs{}), reflect.TypeOf(_scriptErrorUsIsAs{})},
+	},
+}
+
+// scriptErrorWrapper returns the wrapper of a value of the script type t
+// converted to error, nil for a native type.
+func scriptErrorWrapper(t *itype) reflect.Type {
+	if t == nil || isBin(t) || isInterface(t) || t.cat == nilT {
+		return nil
+	}
+	u := 0
+	switch {
+	case scriptHasMethod(t, "Unwrap", "func() error"):
+		u = 1
+	case scriptHasMethod(t, "Unwrap", "func() []error"):
+		u = 2
+	}
+	is, as := 0, 0
+	if scriptHasMethod(t, "Is", "func(error) bool") {
+		is = 1
+	}
+	if scriptHasMethod(t, "As", "func(interface {}) bool") {
+		as = 1
+	}
+	return scriptErrorWrappers[u][is][as]
+}
+
+// wrapperMethods is the number of methods of the interface wrapper type
+// w: its exported fields after IValue.
+func wrapperMethods(w reflect.Type) int {
+	n := 0
+	for i := 1; i < w.NumField(); i++ {
+		if w.Field(i).IsExported() {
+			n++
+		}
+	}
+	return n
+}
+
+// setWrapperNode records in w, a new interface wrapper, the node of its
+// value's script type, if w has the field.
+func setWrapperNode(w reflect.Value, n *node) {
+	f := w.FieldByName("node")
+	if !f.IsValid() || !f.CanAddr() {
+		return
+	}
+	reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem().Set(reflect.ValueOf(n))
+}
+
+// wrapperNode returns the node of the script type of the value an
+// interface wrapper holds, nil if v is not such a wrapper.
+func wrapperNode(v reflect.Value) *node {
+	if !v.IsValid() || !v.CanInterface() {
+		return nil
+	}
+	if w, ok := v.Interface().(interface{ scriptNode() *node }); ok {
+		return w.scriptNode()
+	}
+	return nil
+}
+
+// ifaceEqual is == of two interface values: an interface wrapper of a
+// script value compares by the value it holds (a wrapper, which has
+// func fields, cannot be compared).
+func ifaceEqual(a, b interface{}) bool {
+	if w, ok := a.(interface{ scriptNode() *node }); ok {
+		a = reflect.ValueOf(w).Field(0).Interface()
+	}
+	if w, ok := b.(interface{ scriptNode() *node }); ok {
+		b = reflect.ValueOf(w).Field(0).Interface()
+	}
+	return a == b
+}
