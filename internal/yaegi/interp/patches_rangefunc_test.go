@@ -184,7 +184,7 @@ func misuse(seq func(func(int) bool)) (s string) {
 func TestRangeFuncCompileErrors(t *testing.T) {
 	cases := []struct{ name, body, want string }{
 		{"no variables permitted", `for x := range three { _ = x }`, "range over three permits no iteration variables"},
-		{"one variable permitted", `for x, y := range count(2) { _, _ = x, y }`, "permits only one iteration variable"},
+		{"one variable permitted", `for x, y := range count(2) { _, _ = x, y }`, "range over a function of type func(func(int) bool) permits only one iteration variable"},
 		{"goto out of the body", `for x := range count(2) { if x == 1 { goto end } }; end: fmt.Print()`, "goto end jumps out of the body of a range-over-func loop"},
 	}
 	for _, c := range cases {

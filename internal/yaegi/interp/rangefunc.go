@@ -253,11 +253,15 @@ func runRangeBody(in *Interpreter, f *frame, exec bltn, bodyNode *node) {
 func rangeFuncVars(sc *scope, n *node, y *itype, k, v *node) (ktyp, vtyp *itype, err error) {
 	args := yieldArgs(y)
 	o := n.child[len(n.child)-2]
+	what := o.ident
+	if what == "" {
+		what = "a function of type " + o.typ.id()
+	}
 	switch {
 	case len(args) == 0 && (k.ident != "_" || v != nil):
-		return nil, nil, n.cfgErrorf("range over %s permits no iteration variables", o.ident)
+		return nil, nil, n.cfgErrorf("range over %s permits no iteration variables", what)
 	case len(args) == 1 && v != nil:
-		return nil, nil, n.cfgErrorf("range over %s permits only one iteration variable", o.ident)
+		return nil, nil, n.cfgErrorf("range over %s permits only one iteration variable", what)
 	}
 	ktyp, vtyp = sc.getType("bool"), sc.getType("bool")
 	if len(args) > 0 {
