@@ -22,7 +22,14 @@ import (
 
 // checkers caches one Checker per namespace shape: the tool packages'
 // declarations, as Describe renders them.
-var checkers sync.Map // string -> *typecheck.Checker
+var checkers struct {
+	sync.Mutex
+	m map[string]*typecheck.Checker
+}
+
+// maxCheckers bounds checkers; past it the cache starts again (as
+// typedCache does).
+const maxCheckers = 64
 
 // checker returns the type checker of scripts that see the surface s.
 func (s *surface) checker() *typecheck.Checker {
@@ -46,11 +53,17 @@ func (s *surface) checker() *typecheck.Checker {
 			}
 		}
 	}
-	if c, ok := checkers.Load(key.String()); ok {
-		return c.(*typecheck.Checker)
+	checkers.Lock()
+	defer checkers.Unlock()
+	if c, ok := checkers.m[key.String()]; ok {
+		return c
 	}
-	c, _ := checkers.LoadOrStore(key.String(), typecheck.New(tools))
-	return c.(*typecheck.Checker)
+	if checkers.m == nil || len(checkers.m) >= maxCheckers {
+		checkers.m = map[string]*typecheck.Checker{}
+	}
+	c := typecheck.New(tools) // its tool packages are built on its first Check
+	checkers.m[key.String()] = c
+	return c
 }
 
 // typeErrors returns the type errors of a one-shot program's script as a
