@@ -192,7 +192,9 @@ func run(ctx context.Context, code string, ns map[string]projection.ToolProjecti
 
 // interpret compiles and runs a normalised program.
 func (x *execution) interpret(prog *program, surf *surface, globals map[string]any) CodeResult {
-	it := interp.New(x.interpOptions(surf, prog.imports, false))
+	opts := x.interpOptions(surf, prog.imports, false)
+	opts.BinaryExtensions = policy.BinaryExtensions(prog.src) // only those the script names: each is a compile
+	it := interp.New(opts)
 	must := func(err error) {
 		if err != nil {
 			panic(err) // the export tables are built by this package
@@ -248,7 +250,7 @@ func (x *execution) interpOptions(surf *surface, imports []string, session bool)
 		Env:                  []string{},
 		SourcecodeFilesystem: policy.SourceFS(),
 		GoPath:               ".",
-		BinaryExtensions:     policy.BinaryExtensions(), // errors.AsType
+		BinaryExtensions:     policy.BinaryExtensions(""), // errors.AsType; a session may name them later
 		ReadOnlyTypes:        policy.ReadOnlyTypes(),
 		HiddenFieldType:      policy.HiddenFieldType,
 		MaxCallDepth:         max(x.limits.MaxCallDepth, 0), // see callDepth

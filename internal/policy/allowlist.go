@@ -3,6 +3,7 @@ package policy
 import (
 	"slices"
 	"sort"
+	"strings"
 )
 
 // allowlist are the standard packages a script may import, by import path,
@@ -41,10 +42,32 @@ var sourcePackages = map[string]bool{"slices": true, "maps": true, "cmp": true, 
 // errors.AsType from toolscript/errors.
 var extensions = map[string]string{"errors": "toolscript/errors"}
 
+// extensionNames are the exported functions of each extension, by native
+// import path (TestExtensions checks them against the sources).
+var extensionNames = map[string][]string{"errors": {"AsType"}}
+
 // BinaryExtensions returns the extensions of native packages
-// (interp.Options.BinaryExtensions). The map is shared by every
-// interpreter: do not modify it.
-func BinaryExtensions() map[string]string { return extensions }
+// (interp.Options.BinaryExtensions) that a program of source src can
+// reach: those whose functions src names, all of them when src is "" (a
+// session, whose later inputs may name them). An extension is compiled
+// for each program that gets it, so a script that does not name
+// errors.AsType does not pay for it. The maps are shared by every
+// interpreter: do not modify them.
+func BinaryExtensions(src string) map[string]string {
+	if src == "" {
+		return extensions
+	}
+	var out map[string]string
+	for path, names := range extensionNames {
+		if slices.ContainsFunc(names, func(n string) bool { return strings.Contains(src, n) }) {
+			if out == nil {
+				out = map[string]string{}
+			}
+			out[path] = extensions[path]
+		}
+	}
+	return out
+}
 
 // Extension returns the import path and the Go source files of the
 // source extension of the native package path (errors: AsType), or ""

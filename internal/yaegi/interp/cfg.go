@@ -739,6 +739,16 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				err = n.cfgErrorf("cannot assign %d values to %d variables", n.nright, n.nleft)
 				return
 			}
+			// toolscript patch 85: one variable cannot take the results of
+			// a call that returns several (it took the first).
+			if n.nleft == 1 && n.nright == 1 && isCall(n.child[sbase]) {
+				if c := n.child[sbase]; c.child[0].typ != nil {
+					if r := c.child[0].typ.numOut(); r > 1 {
+						err = n.cfgErrorf("assignment mismatch: 1 variable but %s returns %d values", c.child[0].name(), r)
+						return
+					}
+				}
+			}
 
 			wireChild(n)
 			for i := 0; i < n.nleft; i++ {
