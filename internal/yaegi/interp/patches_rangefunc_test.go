@@ -105,6 +105,8 @@ func TestRangeFunc(t *testing.T) {
 		{"yield after the loop", `for x := range saving { fmt.Print(x) }; fmt.Print(misuse(func(yield func(int) bool) { saved(2) }))`, "1runtime error: range function continued iteration after whole loop exit"},
 		{"native function", `for i, s := range nativePairs { fmt.Print(i, s, " ") }`, "0a 1b "},
 		{"native break", `for i := range nativePairs { fmt.Print(i); break }`, "0"},
+		{"iterator recovers the body's panic and returns", `fmt.Print(misuse(func(yield func(int) bool) { defer func() { recover() }(); yield(3) }))`, "runtime error: range function recovered a loop body panic and did not resume panicking"},
+		{"iterator recovers the body's panic and yields again", `fmt.Print(misuse(func(yield func(int) bool) { func() { defer func() { recover() }(); yield(3) }(); yield(2) }))`, "runtime error: range function continued iteration after loop body panic"},
 		{"range over a nil func", `var f func(func(int) bool); fmt.Print(misuse(f))`, "runtime error: invalid memory address or nil pointer dereference"},
 	}
 	funcs := `
@@ -155,6 +157,9 @@ func misuse(seq func(func(int) bool)) (s string) {
 	for x := range seq {
 		if x == 1 {
 			break
+		}
+		if x == 3 {
+			panic("body")
 		}
 	}
 	return "no panic"

@@ -25,7 +25,8 @@ type rangeFuncInfo struct {
 
 // RangeFuncError is the run-time panic of a range function that breaks
 // the contract of yield (toolscript patch 65), with Go's message: it calls
-// yield again after yield returned false, or after the loop ended.
+// yield again after yield returned false, or after the loop ended, or it
+// recovers a panic of the loop body and goes on.
 type RangeFuncError struct {
 	Msg string
 }
@@ -190,12 +191,16 @@ func rangeFunc(n *node) {
 		}
 		const (
 			running = iota
+			inBody  // the body runs, or panicked
 			stopped // the body returned false
 			ended   // the range function returned
 		)
+		recovered := &RangeFuncError{Msg: "range function recovered a loop body panic and did not resume panicking"}
 		state, done := running, false
 		yield := reflect.MakeFunc(fv.Type().In(0), func(args []reflect.Value) []reflect.Value {
 			switch state {
+			case inBody:
+				panic(&RangeFuncError{Msg: "range function continued iteration after loop body panic"})
 			case stopped:
 				panic(&RangeFuncError{Msg: "range function continued iteration after function for loop body returned false"})
 			case ended:
@@ -208,7 +213,9 @@ func rangeFunc(n *node) {
 				f.data[v.findex].Set(args[1])
 			}
 			f.data[status].SetInt(-1)
+			state = inBody
 			runRangeBody(in, f, body, bodyNode)
+			state = running
 			if f.data[status].Int() == cont {
 				return []reflect.Value{reflect.ValueOf(true)}
 			}
@@ -218,6 +225,9 @@ func rangeFunc(n *node) {
 		func() {
 			defer func() { done, state = state == stopped, ended }()
 			fv.Call([]reflect.Value{yield})
+			if state == inBody {
+				panic(recovered)
+			}
 		}()
 		if !done {
 			return fnext
