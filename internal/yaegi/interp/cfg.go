@@ -418,51 +418,18 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 						err = n.cfgErrorf("undefined type")
 						return false
 					}
-					t0, err1 := nodeType(interp, sc, n.child[0].child[0])
-					if err1 != nil {
+					// toolscript patch 76: the literal's type is the
+					// instance the type expression names, made once with
+					// its methods (upstream made a new struct type for each
+					// literal and compiled its methods again in the
+					// literal's scope: a method whose body has a literal of
+					// another instance of its type broke at run time).
+					if n.typ, err = nodeType(interp, sc, n.child[0]); err != nil {
 						return false
 					}
-					if t0.cat != genericT {
+					if n.typ.cat == genericT || n.typ.incomplete {
 						err = n.cfgErrorf("undefined type")
 						return false
-					}
-					// We have a composite literal of generic type, instantiate it.
-					lt := []*itype{}
-					for _, n1 := range n.child[0].child[1:] {
-						t1, err1 := nodeType(interp, sc, n1)
-						if err1 != nil {
-							return false
-						}
-						lt = append(lt, t1)
-					}
-					var g *node
-					g, _, err = genAST(sc, t0.node.anc, lt)
-					if err != nil {
-						return false
-					}
-					n.child[0] = g.lastChild()
-					n.typ, err = nodeType(interp, sc, n.child[0])
-					if err != nil {
-						return false
-					}
-					// Generate methods if any.
-					for _, nod := range t0.method {
-						gm, _, err2 := genAST(nod.scope, nod, lt)
-						if err2 != nil {
-							err = err2
-							return false
-						}
-						gm.typ, err = nodeType(interp, nod.scope, gm.child[2])
-						if err != nil {
-							return false
-						}
-						if _, err = interp.cfg(gm, sc, sc.pkgID, sc.pkgName); err != nil {
-							return false
-						}
-						if err = genRun(gm); err != nil {
-							return false
-						}
-						n.typ.addMethod(gm)
 					}
 					n.nleft = 1 // Indictate the type of composite literal.
 				}
@@ -1066,6 +1033,14 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				fixUntyped(n, sc)
 			}
 
+		case indexListExpr:
+			// toolscript patch 75: f[T1, T2] of a generic function is an
+			// instantiation, called or used as a value.
+			if t := n.child[0].typ; t != nil && isGeneric(t) {
+				wireChild(n)
+				err = interp.instantiateFunc(sc, n, t, importPath, pkgName)
+			}
+
 		case indexExpr:
 			if isBlank(n.child[0]) {
 				err = n.cfgErrorf("cannot use _ as value")
@@ -1099,37 +1074,23 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					n.typ = t
 					return
 				}
-				// toolscript patch 40: the errors of the instantiation are
-				// the compilation's (upstream's := lost them, and the
-				// compiler crashed on the uncompiled body).
-				var g *node
-				var found bool
-				g, found, err = genAST(sc, t.node.anc, []*itype{c1.typ})
-				if err != nil {
-					return
-				}
-				if !found {
-					if _, err = interp.cfg(g, t.node.anc.scope, importPath, pkgName); err != nil {
-						return
-					}
-					// Generate closures for function body.
-					if err = genRun(g.child[3]); err != nil {
-						return
-					}
-				}
-				// Replace generic func node by instantiated one.
-				n.anc.child[childPos(n)] = g
-				n.typ = g.typ
+				// toolscript patch 75: a partial instantiation that is
+				// called (New[T]()) is completed by the call's inference;
+				// otherwise the missing type arguments are inferred from
+				// the constraints, or the instantiation fails.
+				err = interp.instantiateFunc(sc, n, t, importPath, pkgName)
 				return
 			case genericT:
-				name := t.id() + "[" + n.child[1].typ.id() + "]"
-				sym, _, ok := sc.lookup(name)
-				if !ok {
-					err = n.cfgErrorf("type not found: %s", name)
+				// toolscript patch 76: the type argument may itself be an
+				// instance (Stack[Pair[K, V]]), which has no type of its
+				// own node yet: the instance is the type of the whole
+				// expression, instantiated if it is not yet.
+				var typ *itype
+				if typ, err = nodeType(interp, sc, n); err != nil {
 					return
 				}
 				n.gen = nop
-				n.typ = sym.typ
+				n.typ = typ
 				return
 			case structT:
 				// A struct indexed by a Type means an instantiated generic struct.
@@ -1268,14 +1229,19 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			}
 			wireChild(n)
 			switch c0 := n.child[0]; {
-			case c0.kind == indexListExpr:
+			case c0.kind == indexListExpr && (c0.typ == nil || !isGeneric(c0.typ)):
 				// Instantiate a generic function then call it.
+				// toolscript patch 75: a partial instantiation goes to the
+				// inference below; the errors of this one are the
+				// compilation's (the := lost them).
 				fun := c0.child[0].sym.node
 				lt := []*itype{}
 				for _, c := range c0.child[1:] {
 					lt = append(lt, c.typ)
 				}
-				g, found, err := genAST(sc, fun, lt)
+				var g *node
+				var found bool
+				g, found, err = genAST(sc, fun, lt)
 				if err != nil {
 					return
 				}
@@ -1284,7 +1250,12 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					if err != nil {
 						return
 					}
-					err = genRun(g.child[3]) // Generate closures for function body.
+					// toolscript patch 73: from the declaration, whose
+					// function type starts the body (genRun of the body
+					// alone generated nothing: an instance called only in
+					// a var declaration, which genRun does not enter, ran
+					// no code and returned zero values).
+					err = genRun(g) // Generate closures for function body.
 					if err != nil {
 						return
 					}
@@ -1466,7 +1437,9 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					var found bool
 
 					// Infer type parameter from function call arguments.
-					if types, err = inferTypesFromCall(sc, fun, n.child[1:]); err != nil {
+					// toolscript patch 73: by type parameter name, after
+					// the explicit ones of a partial instantiation.
+					if types, err = inferTypeArgs(sc, n, fun, explicitTypeArgs(c0), n.child[1:], n.action == aCallSlice); err != nil {
 						break
 					}
 					// Generate an instantiated AST from the generic function one.
@@ -1479,11 +1452,12 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 							break
 						}
 						// AST compilation part 2: Generate closures for function body.
-						if err = genRun(g.child[3]); err != nil {
+						// toolscript patch 73: from the declaration (see above).
+						if err = genRun(g); err != nil {
 							break
 						}
 					}
-					n.child[0] = g
+					n.child[0] = genericRef(g, n)
 					c0 = n.child[0]
 				}
 
@@ -2777,7 +2751,14 @@ func (n *node) isType(sc *scope) bool {
 			return true // Imported source type
 		}
 	case identExpr:
-		return sc.getType(n.ident) != nil
+		if sc.getType(n.ident) != nil {
+			return true
+		}
+		// toolscript patch 74: a type parameter of an instantiated
+		// generic is replaced by a node naming its type argument
+		// (main.Config, *main.Config), which no scope holds.
+		_, _, found := sc.lookup(n.ident)
+		return !found && n.typ != nil && n.ident == n.typ.id()
 	case indexExpr:
 		// Maybe a generic type.
 		sym, _, ok := sc.lookup(n.child[0].ident)
@@ -2959,7 +2940,24 @@ func isInInterfaceType(n *node) bool {
 		if anc.kind == interfaceType {
 			return true
 		}
+		// toolscript patch 74: a constraint written in a type parameter
+		// list (F[T ~int | ~float64], F[M ~map[K]V]) is a type set too.
+		if anc.kind == fieldList && anc.anc != nil && isTypeParamList(anc) {
+			return true
+		}
 		anc = anc.anc
+	}
+	return false
+}
+
+// isTypeParamList reports whether the field list n declares the type
+// parameters of a generic function or type. toolscript patch 74
+func isTypeParamList(n *node) bool {
+	switch p := n.anc; {
+	case p.kind == funcType:
+		return childPos(n) == 0
+	case p.kind == typeSpec || p.kind == typeSpecAssign:
+		return len(p.child) > 2 && childPos(n) == 1
 	}
 	return false
 }

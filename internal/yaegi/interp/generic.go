@@ -1,6 +1,8 @@
 package interp
 
 import (
+	"reflect" // toolscript patch 73
+	"strconv" // toolscript patch 74
 	"strings"
 	"sync/atomic"
 )
@@ -16,10 +18,21 @@ func genAST(sc *scope, root *node, types []*itype) (*node, bool, error) {
 	rtname := ""
 	recvrPtr := false
 	fixNodes := []*node{}
+	var tps []genericParam // toolscript patch 74
 	var gtree func(*node, *node) (*node, error)
 	sname := root.child[0].ident + "["
 	if root.kind == funcDecl {
 		sname = root.child[1].ident + "["
+		// toolscript patch 76: a method's instances are keyed by its
+		// receiver's type too (A[int].Len and B[int].Len were one).
+		if rt := root.child[0]; len(rt.child) > 0 {
+			sname = recvTypeName(rt.child[0].lastChild()) + "." + sname
+		}
+	}
+	// toolscript patch 76: and by package (a script's Contains[int] was
+	// slices.Contains[int], whichever was instantiated first).
+	if root.scope != nil && root.scope.pkgID != "" {
+		sname = root.scope.pkgID + "." + sname
 	}
 
 	// Input type parameters must be resolved prior AST generation, as compilation
@@ -70,14 +83,17 @@ func genAST(sc *scope, root *node, types []*itype) (*node, bool, error) {
 						if err != nil {
 							return nil, err
 						}
-						if err := checkConstraint(types[pindex], t); err != nil {
-							return nil, err
-						}
+						// toolscript patch 74: constraints are checked
+						// once every type parameter is known.
+						tps = append(tps, genericParam{name: cc.ident, constraint: t, node: cc})
 						typeParam[cc.ident] = copyNode(cc, cc.anc, false)
 						typeParam[cc.ident].ident = types[pindex].id()
 						typeParam[cc.ident].typ = types[pindex]
 						pindex++
 					}
+				}
+				if err := checkConstraints(tps, types); err != nil {
+					return nil, err
 				}
 				// Skip type parameters specification, so generated func doesn't look generic.
 				return nod, nil
@@ -110,7 +126,8 @@ func genAST(sc *scope, root *node, types []*itype) (*node, bool, error) {
 			}
 
 			// Node is the type parameters list of a generic type.
-			if root.kind == typeSpec && n.anc == root && childPos(n) == 1 {
+			// toolscript patch 76: a generic type alias (type Set[T comparable] = map[T]struct{}) too.
+			if (root.kind == typeSpec || root.kind == typeSpecAssign) && n.anc == root && childPos(n) == 1 {
 				// Fill the types lookup table used for type substitution.
 				tname = n.anc.child[0].ident + "["
 				for _, c := range n.child {
@@ -124,15 +141,16 @@ func genAST(sc *scope, root *node, types []*itype) (*node, bool, error) {
 						if err != nil {
 							return nil, err
 						}
-						if err := checkConstraint(types[pindex], t); err != nil {
-							return nil, err
-						}
+						tps = append(tps, genericParam{name: cc.ident, constraint: t, node: cc}) // toolscript patch 74
 						typeParam[cc.ident] = copyNode(cc, cc.anc, false)
 						typeParam[cc.ident].ident = it.id()
 						typeParam[cc.ident].typ = it
 						tname += it.id() + ","
 						pindex++
 					}
+				}
+				if err := checkConstraints(tps, types); err != nil { // toolscript patch 74
+					return nil, err
 				}
 				tname = strings.TrimSuffix(tname, ",") + "]"
 				return nod, nil
@@ -214,100 +232,21 @@ func copyNode(n, anc *node, recursive bool) *node {
 	return nod
 }
 
-func inferTypesFromCall(sc *scope, fun *node, args []*node) ([]*itype, error) {
-	ftn := fun.typ.node
-	// Fill the map of parameter types, indexed by type param ident.
-	paramTypes := map[string]*itype{}
-	for _, c := range ftn.child[0].child {
-		typ, err := nodeType(fun.interp, sc, c.lastChild())
-		if err != nil {
-			return nil, err
-		}
-		for _, cc := range c.child[:len(c.child)-1] {
-			paramTypes[cc.ident] = typ
-		}
+// toolscript patch 73: inferTypesFromCall, which bound type arguments by
+// position of occurrence, is replaced by inferTypeArgs.
+
+func checkConstraint(it, ct *itype, at *node) error {
+	if it.node != nil {
+		at = it.node // toolscript patch 74: at, when the type has no node
 	}
-
-	var inferTypes func(*itype, *itype) ([]*itype, error)
-	inferTypes = func(param, input *itype) ([]*itype, error) {
-		switch param.cat {
-		case chanT, ptrT, sliceT:
-			return inferTypes(param.val, input.val)
-
-		case mapT:
-			k, err := inferTypes(param.key, input.key)
-			if err != nil {
-				return nil, err
-			}
-			v, err := inferTypes(param.val, input.val)
-			if err != nil {
-				return nil, err
-			}
-			return append(k, v...), nil
-
-		case structT:
-			lt := []*itype{}
-			for i, f := range param.field {
-				nl, err := inferTypes(f.typ, input.field[i].typ)
-				if err != nil {
-					return nil, err
-				}
-				lt = append(lt, nl...)
-			}
-			return lt, nil
-
-		case funcT:
-			lt := []*itype{}
-			for i, t := range param.arg {
-				if i >= len(input.arg) {
-					break
-				}
-				nl, err := inferTypes(t, input.arg[i])
-				if err != nil {
-					return nil, err
-				}
-				lt = append(lt, nl...)
-			}
-			for i, t := range param.ret {
-				if i >= len(input.ret) {
-					break
-				}
-				nl, err := inferTypes(t, input.ret[i])
-				if err != nil {
-					return nil, err
-				}
-				lt = append(lt, nl...)
-			}
-			return lt, nil
-
-		case nilT:
-			if paramTypes[param.name] != nil {
-				return []*itype{input}, nil
-			}
-
-		case genericT:
-			return []*itype{input}, nil
+	// toolscript patch 74: comparable is checked (a slice passed as a
+	// comparable type argument compiled).
+	if ct.cat == comparableT {
+		if rt := it.TypeOf(); rt != nil && !rt.Comparable() {
+			return at.cfgErrorf("%s does not satisfy comparable", it.id())
 		}
-		return nil, nil
+		return nil
 	}
-
-	types := []*itype{}
-	for i, c := range ftn.child[1].child {
-		typ, err := nodeType(fun.interp, sc, c.lastChild())
-		if err != nil {
-			return nil, err
-		}
-		lt, err := inferTypes(typ, args[i].typ)
-		if err != nil {
-			return nil, err
-		}
-		types = append(types, lt...)
-	}
-
-	return types, nil
-}
-
-func checkConstraint(it, ct *itype) error {
 	if len(ct.constraint) == 0 && len(ct.ulconstraint) == 0 {
 		return nil
 	}
@@ -317,11 +256,11 @@ func checkConstraint(it, ct *itype) error {
 		}
 	}
 	for _, c := range ct.ulconstraint {
-		if it.underlying().equals(c) || it.matchDefault(c) {
+		if it.underlying().equals(c) || it.matchDefault(c) || underlyingID(it) == c.id() { // toolscript patch 74
 			return nil
 		}
 	}
-	return it.node.cfgErrorf("%s does not implement %s", it.id(), ct.id())
+	return at.cfgErrorf("%s does not implement %s", it.id(), ct.id())
 }
 
 // toolscript patch 29: bounds of generic instantiation. Real programs stay
@@ -342,4 +281,562 @@ func instanceBound(root *node, sname string) error {
 		return root.cfgErrorf("too many generic instantiations (more than %d): instantiation cycle?", maxInstances)
 	}
 	return nil
+}
+
+// toolscript patch 73: type arguments are inferred by type parameter name,
+// as Go does (function argument inference, untyped constants given the
+// default type of the largest kind among them, then core types of the
+// constraints), and returned in the order of the type parameters. Upstream
+// collected the types met in the parameters in order of occurrence, so
+// Map[T, U any](xs []T, f func(T) U) bound U to T's type argument.
+
+// genericParam is a type parameter of a generic function: its name, its
+// constraint and the node that declares it.
+type genericParam struct {
+	name       string
+	constraint *itype
+	node       *node
+}
+
+// funcTypeParams returns the type parameters of the generic function fun,
+// in their order of declaration.
+func funcTypeParams(sc *scope, fun *node) ([]genericParam, error) {
+	var tps []genericParam
+	for _, c := range fun.typ.node.child[0].child {
+		typ, err := nodeType(fun.interp, sc, c.lastChild())
+		if err != nil {
+			return nil, err
+		}
+		for _, cc := range c.child[:len(c.child)-1] {
+			tps = append(tps, genericParam{name: cc.ident, constraint: typ, node: cc})
+		}
+	}
+	return tps, nil
+}
+
+// funcName returns the name of a generic function declaration, for errors.
+func genericFuncName(fun *node) string {
+	if fun.kind == funcDecl && len(fun.child) > 1 {
+		return fun.child[1].ident
+	}
+	return "function"
+}
+
+// inferTypeArgs returns the type arguments of an instantiation of the
+// generic function fun at node n: the explicit ones first, the others
+// inferred from the call's arguments (args; nil when fun is not called)
+// and from the core types of the constraints. spread is true for a call
+// of the form f(xs...). A type parameter that cannot be inferred, or is
+// inferred as two different types, is an error at n.
+func inferTypeArgs(sc *scope, n, fun *node, explicit []*itype, args []*node, spread bool) ([]*itype, error) {
+	tps, err := funcTypeParams(sc, fun)
+	if err != nil {
+		return nil, err
+	}
+	fname := genericFuncName(fun)
+	if len(explicit) > len(tps) {
+		return nil, n.cfgErrorf("got %d type arguments but %s has %d type parameters", len(explicit), fname, len(tps))
+	}
+	index := map[string]int{}
+	for i, tp := range tps {
+		index[tp.name] = i
+	}
+	bound := make([]*itype, len(tps))
+	copy(bound, explicit)
+	untyped := make([][]*itype, len(tps))
+
+	// isParam returns the index of the type parameter that t names, or -1.
+	isParam := func(t *itype) int {
+		if t == nil || (t.cat != genericT && !(t.incomplete && t.cat == nilT)) {
+			return -1
+		}
+		if i, ok := index[t.name]; ok {
+			return i
+		}
+		return -1
+	}
+
+	var unify func(param, input *itype, arg *node) error
+	unify = func(param, input *itype, arg *node) error {
+		if param == nil || input == nil {
+			return nil
+		}
+		if i := isParam(param); i >= 0 {
+			if input.untyped {
+				if input.cat == nilT {
+					return nil
+				}
+				untyped[i] = append(untyped[i], input)
+				return nil
+			}
+			if bound[i] == nil {
+				bound[i] = input
+				return nil
+			}
+			if bound[i].id() != input.id() {
+				return arg.cfgErrorf("in call to %s, type %s of %s does not match inferred type %s for %s", fname, input.id(), argString(arg), bound[i].id(), tps[i].name)
+			}
+			return nil
+		}
+		if !hasTypeParam(param, isParam) {
+			return nil
+		}
+		// A type literal parameter unifies with the underlying type of a
+		// named argument type (inexact unification).
+		if param.cat != linkedT {
+			input = input.underlying()
+		}
+		if input.cat == valueT {
+			return unifyValue(param, input.rtype, arg, unify)
+		}
+		switch param.cat {
+		case ptrT, sliceT, arrayT, chanT, chanSendT, chanRecvT:
+			if input.cat == param.cat || (param.cat == chanT && (input.cat == chanSendT || input.cat == chanRecvT)) {
+				return unify(param.val, input.val, arg)
+			}
+		case mapT:
+			if input.cat == mapT {
+				if err := unify(param.key, input.key, arg); err != nil {
+					return err
+				}
+				return unify(param.val, input.val, arg)
+			}
+		case funcT:
+			if input.cat == funcT && len(input.arg) == len(param.arg) && len(input.ret) == len(param.ret) {
+				for i := range param.arg {
+					if err := unify(param.arg[i], input.arg[i], arg); err != nil {
+						return err
+					}
+				}
+				for i := range param.ret {
+					if err := unify(param.ret[i], input.ret[i], arg); err != nil {
+						return err
+					}
+				}
+			}
+		}
+		return nil
+	}
+
+	// unifyExpr unifies the type expression of a parameter with an
+	// argument type, through instances of generic types (Stack[T] with
+	// Stack[string]), whose parameter type is the generic type alone.
+	var unifyExpr func(x *node, param, input *itype, arg *node) error
+	unifyExpr = func(x *node, param, input *itype, arg *node) error {
+		if x == nil || input == nil {
+			return unify(param, input, arg)
+		}
+		switch x.kind {
+		case starExpr:
+			if input.cat == ptrT && len(x.child) == 1 {
+				return unifyExpr(x.child[0], nil, input.val, arg)
+			}
+		case arrayType:
+			if input.cat == sliceT && len(x.child) == 1 {
+				return unifyExpr(x.child[0], nil, input.val, arg)
+			}
+		case ellipsisExpr:
+			if len(x.child) == 1 {
+				return unifyExpr(x.child[0], nil, input, arg)
+			}
+		case indexExpr, indexListExpr:
+			if input.origin == nil || len(input.typeArgs) != len(x.child)-1 {
+				break
+			}
+			if g := x.child[0].typ; g != nil && g != input.origin {
+				break
+			}
+			for i, c := range x.child[1:] {
+				if err := unifyExpr(c, c.typ, input.typeArgs[i], arg); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+		if param == nil {
+			t, err := nodeType(fun.interp, fun.scope, x)
+			if err != nil {
+				return nil
+			}
+			param = t
+		}
+		return unify(param, input, arg)
+	}
+
+	// Function argument inference.
+	params := fun.typ.arg
+	var exprs []*node
+	for _, c := range fun.typ.node.child[1].child {
+		for range max(1, len(c.child)-1) {
+			exprs = append(exprs, c.lastChild())
+		}
+	}
+	for i, a := range args {
+		if a.typ == nil {
+			continue
+		}
+		var p *itype
+		var x *node
+		switch {
+		case len(params) == 0:
+		case i < len(params)-1 || params[len(params)-1].cat != variadicT:
+			if i < len(params) {
+				p = params[i]
+			}
+		case spread:
+			p = sliceOf(params[len(params)-1].val)
+		default:
+			p = params[len(params)-1].val
+			if len(exprs) == len(params) {
+				x = exprs[len(exprs)-1]
+			}
+		}
+		if p == nil {
+			continue
+		}
+		if x == nil && i < len(params) && len(exprs) == len(params) && !(spread && i == len(params)-1) {
+			x = exprs[i]
+		}
+		if err := unifyExpr(x, p, a.typ, a); err != nil {
+			return nil, err
+		}
+	}
+
+	// Untyped constants: the default type of the largest kind among them.
+	for i, uts := range untyped {
+		if bound[i] != nil || len(uts) == 0 {
+			continue
+		}
+		best := uts[0]
+		for _, t := range uts[1:] {
+			if untypedRank(t) > untypedRank(best) {
+				best = t
+			}
+		}
+		if best.cat == boolT || best.cat == stringT || untypedRank(best) > 0 {
+			bound[i] = sc.getType(best.name)
+		}
+	}
+
+	// Core types of the constraints, until nothing changes.
+	for changed := true; changed; {
+		changed = false
+		for i, tp := range tps {
+			core := coreType(tp.constraint)
+			if core == nil {
+				continue
+			}
+			if bound[i] != nil {
+				if err := unify(core, bound[i], n); err != nil {
+					return nil, err
+				}
+				continue
+			}
+			if t := substType(core, bound, isParam); t != nil {
+				bound[i] = t
+				changed = true
+			}
+		}
+	}
+
+	for i, t := range bound {
+		if t == nil {
+			return nil, n.cfgErrorf("in call to %s, cannot infer %s", fname, tps[i].name)
+		}
+	}
+	return bound, nil
+}
+
+// argString names an argument node in an inference error.
+func argString(n *node) string {
+	if n.kind == identExpr {
+		return n.ident
+	}
+	return "argument"
+}
+
+// untypedRank orders the kinds of untyped numeric constants as Go does to
+// pick a default type: int < rune < float < complex.
+func untypedRank(t *itype) int {
+	switch {
+	case t.str == "untyped rune":
+		return 2
+	case t.cat == intT:
+		return 1
+	case t.cat == float64T:
+		return 3
+	case t.cat == complex128T:
+		return 4
+	}
+	return 0
+}
+
+// hasTypeParam reports whether t mentions a type parameter.
+func hasTypeParam(t *itype, isParam func(*itype) int) bool {
+	if t == nil {
+		return false
+	}
+	if isParam(t) >= 0 {
+		return true
+	}
+	switch t.cat {
+	case ptrT, sliceT, arrayT, chanT, chanSendT, chanRecvT, variadicT:
+		return hasTypeParam(t.val, isParam)
+	case mapT:
+		return hasTypeParam(t.key, isParam) || hasTypeParam(t.val, isParam)
+	case funcT:
+		for _, a := range t.arg {
+			if hasTypeParam(a, isParam) {
+				return true
+			}
+		}
+		for _, r := range t.ret {
+			if hasTypeParam(r, isParam) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// unifyValue unifies a parameter type with a native argument type.
+func unifyValue(param *itype, rt reflect.Type, arg *node, unify func(param, input *itype, arg *node) error) error {
+	switch param.cat {
+	case ptrT, sliceT, arrayT, chanT:
+		switch rt.Kind() {
+		case reflect.Ptr, reflect.Slice, reflect.Array, reflect.Chan:
+			return unify(param.val, valueTOf(rt.Elem()), arg)
+		}
+	case mapT:
+		if rt.Kind() == reflect.Map {
+			if err := unify(param.key, valueTOf(rt.Key()), arg); err != nil {
+				return err
+			}
+			return unify(param.val, valueTOf(rt.Elem()), arg)
+		}
+	case funcT:
+		if rt.Kind() == reflect.Func && rt.NumIn() == len(param.arg) && rt.NumOut() == len(param.ret) {
+			for i := range param.arg {
+				if err := unify(param.arg[i], valueTOf(rt.In(i)), arg); err != nil {
+					return err
+				}
+			}
+			for i := range param.ret {
+				if err := unify(param.ret[i], valueTOf(rt.Out(i)), arg); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// coreType returns the single type of a constraint's type set (~T or T),
+// or nil.
+func coreType(c *itype) *itype {
+	if c == nil {
+		return nil
+	}
+	switch {
+	case len(c.constraint) == 1 && len(c.ulconstraint) == 0:
+		return c.constraint[0]
+	case len(c.constraint) == 0 && len(c.ulconstraint) == 1:
+		return c.ulconstraint[0]
+	}
+	return nil
+}
+
+// substType returns t with its type parameters replaced by their bound
+// types, or nil if one is not bound yet or t's form is not handled.
+func substType(t *itype, bound []*itype, isParam func(*itype) int) *itype {
+	if i := isParam(t); i >= 0 {
+		return bound[i]
+	}
+	if !hasTypeParam(t, isParam) {
+		return t
+	}
+	switch t.cat {
+	case ptrT:
+		if v := substType(t.val, bound, isParam); v != nil {
+			return ptrOf(v, withNode(v.node), withScope(v.scope))
+		}
+	case sliceT:
+		if v := substType(t.val, bound, isParam); v != nil {
+			return sliceOf(v, withScope(t.scope))
+		}
+	case mapT:
+		k := substType(t.key, bound, isParam)
+		v := substType(t.val, bound, isParam)
+		if k != nil && v != nil {
+			return mapOf(k, v, withScope(t.scope))
+		}
+	}
+	return nil
+}
+
+// explicitTypeArgs returns the type arguments written in a partial
+// instantiation f[T1, ...] of a generic function, or nil.
+func explicitTypeArgs(n *node) []*itype {
+	if n.kind != indexExpr && n.kind != indexListExpr {
+		return nil
+	}
+	var types []*itype
+	for _, c := range n.child[1:] {
+		types = append(types, c.typ)
+	}
+	return types
+}
+
+// checkConstraints checks that each type argument satisfies the
+// constraint of its type parameter, the other type parameters in the
+// constraint replaced by their arguments (PT interface{ *T }, M ~map[K]V).
+// toolscript patch 74
+func checkConstraints(tps []genericParam, types []*itype) error {
+	index := map[string]int{}
+	for i, tp := range tps {
+		index[tp.name] = i
+	}
+	isParam := func(t *itype) int {
+		if t == nil || (t.cat != genericT && !(t.incomplete && t.cat == nilT)) {
+			return -1
+		}
+		if i, ok := index[t.name]; ok && i < len(types) {
+			return i
+		}
+		return -1
+	}
+	subst := func(ts []*itype) ([]*itype, error) {
+		out := make([]*itype, 0, len(ts))
+		for _, t := range ts {
+			st := substType(t, types, isParam)
+			if st == nil {
+				return nil, tps[0].node.cfgErrorf("constraint %s of a generic declaration not supported", t.id())
+			}
+			out = append(out, st)
+		}
+		return out, nil
+	}
+	for i, tp := range tps {
+		if i >= len(types) || tp.constraint == nil {
+			continue
+		}
+		ct := tp.constraint
+		if ct.cat == comparableT {
+			if err := checkConstraint(types[i], ct, tp.node); err != nil {
+				return err
+			}
+			continue
+		}
+		if len(ct.constraint) == 0 && len(ct.ulconstraint) == 0 {
+			continue
+		}
+		c, err := subst(ct.constraint)
+		if err != nil {
+			return err
+		}
+		ul, err := subst(ct.ulconstraint)
+		if err != nil {
+			return err
+		}
+		sub := *ct
+		sub.constraint, sub.ulconstraint = c, ul
+		if err := checkConstraint(types[i], &sub, tp.node); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// underlyingID returns the id of t's underlying type: a named map, slice,
+// array, pointer or channel type is one of its own category in the
+// interpreter, with its name. toolscript patch 74
+func underlyingID(t *itype) string {
+	switch t.cat {
+	case linkedT:
+		return underlyingID(t.val)
+	case mapT:
+		return "map[" + t.key.id() + "]" + t.val.id()
+	case sliceT:
+		return "[]" + t.val.id()
+	case arrayT:
+		return "[" + strconv.Itoa(t.length) + "]" + t.val.id()
+	case ptrT:
+		return "*" + t.val.id()
+	case chanT:
+		return "chan " + t.val.id()
+	}
+	return t.id()
+}
+
+// instantiateFunc replaces the instantiation n (f[T] or f[T1, T2]) of the
+// generic function of type t by the instantiated function, compiled. A
+// partial instantiation that is called is left to the call, which infers
+// the rest from its arguments. toolscript patch 75 (patch 40: the errors
+// of the instantiation are the compilation's).
+func (interp *Interpreter) instantiateFunc(sc *scope, n *node, t *itype, importPath, pkgName string) error {
+	fun := t.node.anc
+	explicit := explicitTypeArgs(n)
+	tps, err := funcTypeParams(sc, fun)
+	if err != nil {
+		return err
+	}
+	if len(explicit) < len(tps) && n.anc.kind == callExpr && childPos(n) == 0 {
+		n.typ = t
+		n.gen = nop
+		return nil
+	}
+	types, err := inferTypeArgs(sc, n, fun, explicit, nil, false)
+	if err != nil {
+		return err
+	}
+	g, found, err := genAST(sc, fun, types)
+	if err != nil {
+		return err
+	}
+	if !found {
+		if _, err = interp.cfg(g, fun.scope, importPath, pkgName); err != nil {
+			return err
+		}
+		// Generate closures for function body, from the declaration,
+		// whose function type starts it (genRun of the body alone
+		// generated nothing for an instance only a var declaration called).
+		if err = genRun(g); err != nil {
+			return err
+		}
+	}
+	// Replace generic func node by instantiated one.
+	n.anc.child[childPos(n)] = g
+	n.typ = g.typ
+	return nil
+}
+
+// recvTypeName returns the name of the generic type of a method receiver
+// type expression (T, *T, T[K, V], *T[K, V]). toolscript patch 76
+func recvTypeName(n *node) string {
+	for n != nil && (n.kind == starExpr || n.kind == indexExpr || n.kind == indexListExpr) && len(n.child) > 0 {
+		n = n.child[0]
+	}
+	if n == nil {
+		return ""
+	}
+	return n.ident
+}
+
+// genericRef returns the node that the call n of the instance g takes
+// for its function: g itself, or, for a call in g's own body (a generic
+// function calling itself with the same type arguments, now inferred as
+// such), a node standing for it, so that the tree has no cycle for the
+// compiler's walks to follow. toolscript patch 73
+func genericRef(g, n *node) *node {
+	for a := n.anc; a != nil; a = a.anc {
+		if a == g {
+			ref := copyNode(g, n, false)
+			ref.val = g
+			ref.typ = g.typ
+			ref.sym = g.sym
+			ref.findex = g.findex
+			return ref
+		}
+	}
+	return g
 }

@@ -138,6 +138,8 @@ type itype struct {
 	incomplete   bool          // true if type must be parsed again (out of order declarations)
 	untyped      bool          // true for a literal value (string or number)
 	isBinMethod  bool          // true if the type refers to a bin method function
+	origin       *itype        // For an instance of a generic type: the generic type (toolscript patch 76)
+	typeArgs     []*itype      // For an instance of a generic type: its type arguments (toolscript patch 76)
 }
 
 type generic struct{}
@@ -945,6 +947,13 @@ func nodeType2(interp *Interpreter, sc *scope, n *node, seen []*node) (t *itype,
 					ulconstraint = append(ulconstraint, typ.ulconstraint...)
 					continue
 				}
+				// toolscript patch 74: a type element that is not an
+				// interface (interface{ *T; Init() }, interface{ int })
+				// is the constraint's type set, not an embedded field.
+				if isTypeElement(typ) {
+					constraint = append(constraint, typ)
+					continue
+				}
 				fields = append(fields, structField{name: fieldName(c0), embed: true, typ: typ})
 				continue
 			}
@@ -1159,6 +1168,7 @@ func genType(interp *Interpreter, sc *scope, name string, lt *itype, types []*it
 		return nil, err
 	}
 	lt.instance = append(lt.instance, t)
+	t.origin, t.typeArgs = lt, types // toolscript patch 76
 	// Add generated symbol in the scope of generic source and user.
 	sc.sym[name] = &symbol{index: -1, kind: typeSym, typ: t, node: g}
 	if lt.scope.sym[name] == nil {
@@ -2622,4 +2632,22 @@ func typeBytes(t *itype, depth int) uint64 {
 		return uint64(t.rtype.Size())
 	}
 	return 24
+}
+
+// isTypeElement reports whether t, embedded in an interface, is a type
+// element of a type set rather than an embedded interface. toolscript
+// patch 74
+func isTypeElement(t *itype) bool {
+	if t.incomplete {
+		return false
+	}
+	switch t.cat {
+	case linkedT:
+		return t.val != nil && isTypeElement(t.val)
+	case arrayT, chanT, chanSendT, chanRecvT, funcT, mapT, ptrT, sliceT, structT,
+		boolT, complex64T, complex128T, float32T, float64T, intT, int8T, int16T, int32T, int64T,
+		stringT, uintT, uint8T, uint16T, uint32T, uint64T, uintptrT:
+		return true
+	}
+	return false
 }
