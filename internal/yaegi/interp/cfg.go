@@ -2760,6 +2760,11 @@ func (n *node) isType(sc *scope) bool {
 		_, _, found := sc.lookup(n.ident)
 		return !found && n.typ != nil && n.ident == n.typ.id()
 	case indexExpr:
+		// toolscript patch 65: a generic type of an imported package
+		// (iter.Seq[int]).
+		if n.child[0].kind == selectorExpr {
+			return n.child[0].isType(sc)
+		}
 		// Maybe a generic type.
 		sym, _, ok := sc.lookup(n.child[0].ident)
 		return ok && sym.kind == typeSym

@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -201,4 +202,43 @@ func TestRangeFuncCompileErrors(t *testing.T) {
 			assert.Contains(t, err.Error(), c.want)
 		})
 	}
+}
+
+// TestRangeFuncImportedSeq checks patch 65 on a generic function type of
+// an imported source package, as iter.Seq: a conversion to it
+// (it.Seq[int](f)), a variable of it, and a range over both.
+func TestRangeFuncImportedSeq(t *testing.T) {
+	var out bytes.Buffer
+	it := New(Options{Stdout: &out, GoPath: ".", SourcecodeFilesystem: fstest.MapFS{
+		"src/it/it.go": {Data: []byte("package it\n\ntype Seq[V any] func(yield func(V) bool)\n")},
+	}})
+	require.NoError(t, it.Use(stdlib.Symbols))
+	_, err := it.Eval(`package main
+
+import (
+	"fmt"
+	"it"
+)
+
+func naturals(yield func(int) bool) {
+	for i := 0; i < 3; i++ {
+		if !yield(i) {
+			return
+		}
+	}
+}
+
+func main() {
+	a := it.Seq[int](naturals)
+	var b it.Seq[string] = func(yield func(string) bool) { _ = yield("x") && yield("y") }
+	for x := range a {
+		fmt.Print(x)
+	}
+	for s := range b {
+		fmt.Print(s)
+	}
+}
+`)
+	require.NoError(t, err)
+	assert.Equal(t, "012xy", out.String())
 }
