@@ -1402,6 +1402,9 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				if err != nil {
 					break
 				}
+				if err = jsonCallCheck(n); err != nil { // toolscript patch 44
+					break
+				}
 
 				n.gen = callBin
 				typ := c0.typ.rtype

@@ -1,7 +1,11 @@
 package interp
 
 import (
+	"io"
+	"strings"
 	"testing"
+
+	"github.com/traefik/yaegi/stdlib"
 )
 
 // methodDecls are the script types the method tests use.
@@ -198,5 +202,49 @@ func main() {
 	want := "{\"id\":1,\"name\":\"x\",\"note\":\"n\"} <nil>\n7 y true <nil>\n"
 	if got := runOutput(t, src); got != want {
 		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+// TestJSONScriptMethods checks patch 44: a script value in an interface
+// marshals as its value (its own MarshalJSON or MarshalText called), and
+// a call of encoding/json whose value has a JSON method of a script type
+// the interpreter cannot call is a compile error naming it.
+func TestJSONScriptMethods(t *testing.T) {
+	decls := `type Tag struct{ Label string }
+func (t Tag) String() string { return "#" + t.Label }
+type Celsius float64
+func (c Celsius) MarshalJSON() ([]byte, error) { return []byte(fmt.Sprintf("%q", fmt.Sprint(float64(c), "C"))), nil }
+type Level int
+func (l Level) MarshalText() ([]byte, error) { return []byte([]string{"low", "high"}[l]), nil }
+type Upper string
+func (u *Upper) UnmarshalJSON(b []byte) error { *u = Upper(b); return nil }
+type Reading struct{ Temp Celsius }
+type Opt struct {
+	Z Zero ` + "`json:\",omitzero\"`" + `
+}
+type Zero struct{ A int }
+func (z Zero) IsZero() bool { return z.A < 0 }`
+	src := func(body string) string {
+		return "package main\nimport (\"encoding/json\"; \"fmt\")\nvar _ = json.Valid\n" + decls + "\nfunc main() {\n" + body + "\n}"
+	}
+	got := runOutput(t, src(`b, err := json.Marshal(map[string]any{"t": Tag{"a"}, "l": []any{Tag{"b"}, Celsius(2), Level(1)}}); fmt.Println(string(b), err)`))
+	if want := `{"l":[{"Label":"b"},"2C","high"],"t":{"Label":"a"}}` + " <nil>\n"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	for _, tt := range []struct{ body, want string }{
+		{`json.Marshal(Reading{1})`, "json.Marshal: the interpreter does not call the MarshalJSON method of main.Celsius"},
+		{`json.Marshal([]Level{1})`, "the MarshalText method of main.Level"},
+		{`var u Upper; json.Unmarshal([]byte("1"), &u)`, "json.Unmarshal: the interpreter does not call the UnmarshalJSON method of main.Upper"},
+		{`json.Marshal(Opt{})`, "the IsZero method of main.Zero (field Z, omitzero)"},
+		{`json.MarshalIndent(Celsius(1), "", " ")`, "json.MarshalIndent: the interpreter does not call the MarshalJSON method of main.Celsius"},
+	} {
+		it := New(Options{Stdout: io.Discard, Stderr: io.Discard})
+		if err := it.Use(stdlib.Symbols); err != nil {
+			t.Fatal(err)
+		}
+		_, err := it.Eval(src(tt.body))
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: got %v, want an error with %q", tt.body, err, tt.want)
+		}
 	}
 }
