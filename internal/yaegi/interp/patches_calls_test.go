@@ -231,3 +231,29 @@ func main() {
 	fmt.Println(x)
 }`))
 }
+
+// TestUnexportedFieldsHiddenFromJSON checks patch 86: encoding/json skips
+// the unexported fields of a script struct, as Go's does, whatever their
+// own tags, and still flattens an embedded unexported struct type.
+func TestUnexportedFieldsHiddenFromJSON(t *testing.T) {
+	got := runOutput(t, `
+import (
+	"encoding/json"
+	"fmt"
+)
+type inner struct{ Code int `+"`json:\"code\"`"+` }
+type P struct {
+	Name     string `+"`json:\"name\"`"+`
+	internal int    `+"`json:\"internal\" db:\"x\"`"+`
+	secret   string
+	inner
+}
+func main() {
+	b, _ := json.Marshal(P{Name: "a", internal: 7, secret: "s", inner: inner{3}})
+	var p P
+	err := json.Unmarshal([]byte(`+"`"+`{"name":"b","internal":9,"Xinternal":8,"secret":"z","code":4}`+"`"+`), &p)
+	fmt.Print(string(b), " ", err, " ", p.Name, p.internal, p.secret, p.Code)
+}`)
+	assert.Equal(t, `{"name":"a","code":3} <nil> b04`, got)
+	assert.Equal(t, reflect.StructTag(`json:"-" db:"x" q:"a\"b"`), hiddenFieldTag(`json:"internal" db:"x" q:"a\"b"`))
+}

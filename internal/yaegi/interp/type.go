@@ -1999,6 +1999,52 @@ func lookupFieldOrMethod(t *itype, name string) *itype {
 	}
 }
 
+// hiddenFieldTag is the tag of the exported field that holds an unexported
+// one of a script struct (toolscript patch 86): the encoders skip it, as
+// they skip an unexported field ({"Xinternal":7} came out of json.Marshal,
+// and json.Unmarshal filled it). A json key of its own tag, which Go
+// ignores on an unexported field, is replaced.
+func hiddenFieldTag(tag string) reflect.StructTag {
+	var b strings.Builder
+	b.WriteString(`json:"-"`)
+	st := reflect.StructTag(tag)
+	for _, key := range tagKeys(tag) {
+		if key == "json" {
+			continue
+		}
+		if v, ok := st.Lookup(key); ok {
+			b.WriteString(" " + key + ":" + strconv.Quote(v))
+		}
+	}
+	return reflect.StructTag(b.String())
+}
+
+// tagKeys returns the keys of a conventional struct tag, in order.
+func tagKeys(tag string) []string {
+	var keys []string
+	for tag != "" {
+		tag = strings.TrimLeft(tag, " ")
+		i := strings.IndexByte(tag, ':')
+		if i <= 0 || i+1 >= len(tag) || tag[i+1] != '"' {
+			break
+		}
+		keys = append(keys, tag[:i])
+		v := tag[i+1:]
+		j := 1
+		for j < len(v) && v[j] != '"' {
+			if v[j] == '\\' {
+				j++
+			}
+			j++
+		}
+		if j >= len(v) {
+			break
+		}
+		tag = v[j+1:]
+	}
+	return keys
+}
+
 func exportName(s string) string {
 	if canExport(s) {
 		return s
@@ -2192,6 +2238,9 @@ func (t *itype) refType(ctx *refTypeContext) reflect.Type {
 				Name: exportName(f.name),
 				Type: f.typ.refType(ctx),
 				Tag:  reflect.StructTag(f.tag),
+			}
+			if !f.embed && !canExport(f.name) {
+				field.Tag = hiddenFieldTag(f.tag) // toolscript patch 86
 			}
 			if len(t.field) == 1 && f.embed || f.embed && embeddable(field.Type) { // toolscript patch 43
 				// Mark the field as embedded (anonymous) only if it is the
