@@ -16,8 +16,8 @@
 //
 // With the prefix P (Config.Prefix, default "toolscript"): executions are
 // requests on P.exec, queue group "workers"; execution ID's own subjects
-// are P.x.ID.claim, .call, .hb and .result (served by the host) and
-// P.x.ID.cancel (served by the worker). Workers are a nats.go/micro
+// are P.x.ID.claim, .call, .hb, .out, .err and .result (served by the
+// host) and P.x.ID.cancel (served by the worker). Workers are a nats.go/micro
 // service named "toolscript-worker": $SRV.PING, $SRV.INFO and $SRV.STATS
 // find them and report their counts.
 //
@@ -73,6 +73,16 @@
 // Tool values cross
 // twice (host to worker, worker to its isolated process), each time in
 // the isolated runtime's encoding.
+//
+// # Output
+//
+// With engine.WithStdout or WithStderr, the output reaches the writer
+// while the script runs: the worker streams it on the execution's .out
+// and .err subjects, in chunks of at most 64 KiB (and below max_payload)
+// at most 20 ms after it was written, each with its offset. The result
+// still carries the whole output; the host writes from it what the chunks
+// did not bring (a chunk lost or out of order ends that stream's chunks),
+// so the writer gets every byte once, in order, before Execute returns.
 //
 // # Size
 //

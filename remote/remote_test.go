@@ -537,3 +537,89 @@ func TestMicroService(t *testing.T) {
 	_, err = nc.Request("$SRV.PING."+ServiceName, nil, 10*time.Second)
 	require.NoError(t, err)
 }
+
+// signalWriter collects what it is written and closes seen once it holds
+// want.
+type signalWriter struct {
+	mu   sync.Mutex
+	buf  strings.Builder
+	want string
+	seen chan struct{}
+	once sync.Once
+}
+
+func (w *signalWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.buf.Write(p)
+	if strings.Contains(w.buf.String(), w.want) {
+		w.once.Do(func() { close(w.seen) })
+	}
+	return len(p), nil
+}
+
+func (w *signalWriter) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.buf.String()
+}
+
+// TestStreaming: WithStdout and WithStderr get the output while the
+// script runs (a tool waits until the host has seen what the script
+// printed before calling it), and every byte once, in order, also for an
+// output of many chunks.
+func TestStreaming(t *testing.T) {
+	s := startServer(t)
+	startWorker(t, s, WorkerConfig{})
+	rt := New(connect(t, s), Config{})
+	stdout := &signalWriter{want: "first\n", seen: make(chan struct{})}
+	stderr := &signalWriter{want: "to stderr\n", seen: make(chan struct{})}
+	// Far above the streaming delay (20 ms): a loaded machine does not
+	// fail the test, and without streaming it fails at the bound.
+	const bound = 20 * time.Second
+	ns := nsOf(tool("seen", func() string {
+		for _, w := range []*signalWriter{stdout, stderr} {
+			select {
+			case <-w.seen:
+			case <-time.After(bound):
+				return "not streamed"
+			}
+		}
+		return "streamed"
+	}))
+	code := `fmt.Println("first")
+fmt.Fprintln(os.Stderr, "to stderr")
+r, _ := tools.Seen()
+fmt.Println(r)
+for i := range 20000 {
+	fmt.Println("line", i, strings.Repeat("z", 20))
+}`
+	res, err := rt.Execute(context.Background(), code, ns, engine.WithStdout(stdout), engine.WithStderr(stderr))
+	require.NoError(t, err)
+	require.Equal(t, engine.CodeOK, res.ReturnCode, res.Error)
+	assert.True(t, strings.HasPrefix(res.Stdout, "first\nstreamed\nline 0 "), res.Stdout[:40])
+	assert.Greater(t, len(res.Stdout), 8*streamChunk, "many chunks")
+	assert.Equal(t, res.Stdout, stdout.String(), "each byte once, in order")
+	assert.Equal(t, "to stderr\n", stderr.String())
+
+	// Not asked for, not streamed: the result alone has the output.
+	res, err = rt.Execute(context.Background(), `fmt.Println("quiet")`, nil)
+	require.NoError(t, err)
+	assert.Equal(t, "quiet\n", res.Stdout)
+}
+
+// TestStreaming_LostChunk: a chunk that does not come in order stops the
+// stream's chunks; the rest comes from the result, each byte once.
+func TestStreaming_LostChunk(t *testing.T) {
+	var w strings.Builder
+	h := hostStream{w: &w}
+	h.chunk(0, []byte("abc"))
+	h.chunk(5, []byte("fg")) // "de" was lost
+	h.chunk(7, []byte("hi"))
+	h.finish("abcdefghij")
+	assert.Equal(t, "abcdefghij", w.String())
+	var none strings.Builder
+	h = hostStream{w: &none}
+	h.finish("all of it")
+	assert.Equal(t, "all of it", none.String())
+}

@@ -41,8 +41,8 @@ type Config struct {
 // Runtime is the CodeRuntime whose executions run on the workers that
 // serve its NATS connection's prefix; see the package doc. It is safe
 // for concurrent use. It does not own the connection. WithStdout and
-// WithStderr receive the output when the result arrives, not as the
-// script writes it.
+// WithStderr receive the output while the script runs, each byte once
+// (the worker streams it in chunks; see the package doc).
 type Runtime struct {
 	nc  *nats.Conn
 	cfg Config
@@ -99,6 +99,10 @@ type run struct {
 	calls      map[uint64]*hostCall
 	order      []uint64
 	gotRes     bool
+	// The output as it streams (see stream.go); ended stops the chunks
+	// once Execute has the result.
+	stdout, stderr hostStream
+	ended          bool
 }
 
 // Execute runs one script on a worker of the fleet; see engine.Engine's
@@ -121,7 +125,8 @@ func (r *Runtime) Execute(ctx context.Context, code string, ns map[string]projec
 		}
 	}
 	id := nuid.Next()
-	req := execRequest{ID: id, Code: code, Heartbeat: r.cfg.Heartbeat, Missed: r.cfg.MissedHeartbeats}
+	req := execRequest{ID: id, Code: code, Heartbeat: r.cfg.Heartbeat, Missed: r.cfg.MissedHeartbeats,
+		Stdout: o.Stdout != nil, Stderr: o.Stderr != nil}
 	if dl, ok := ctx.Deadline(); ok {
 		req.Deadline = dl.UnixNano()
 	}
@@ -148,7 +153,8 @@ func (r *Runtime) Execute(ctx context.Context, code string, ns map[string]projec
 		return engine.CodeResult{}, tooLarge("the execution request (script, globals and tool list)", n, m)
 	}
 
-	x := &run{rt: r, ns: ns, ctx: ctx, timeout: max(limits.Timeout, 0), claimed: make(chan struct{}), result: make(chan []byte, 1), calls: map[uint64]*hostCall{}}
+	x := &run{rt: r, ns: ns, ctx: ctx, timeout: max(limits.Timeout, 0), claimed: make(chan struct{}), result: make(chan []byte, 1), calls: map[uint64]*hostCall{},
+		stdout: hostStream{w: o.Stdout}, stderr: hostStream{w: o.Stderr}}
 	base := baseSubject(r.cfg.Prefix, id)
 	sub, err := r.nc.Subscribe(base+".*", func(m *nats.Msg) { x.serve(base, m) })
 	if err != nil {
@@ -172,12 +178,13 @@ func (r *Runtime) Execute(ctx context.Context, code string, ns map[string]projec
 	if !ok {
 		res = x.wait(base)
 	}
-	if o.Stdout != nil && res.Stdout != "" {
-		_, _ = o.Stdout.Write([]byte(res.Stdout))
-	}
-	if o.Stderr != nil && res.Stderr != "" {
-		_, _ = o.Stderr.Write([]byte(res.Stderr))
-	}
+	// What the chunks did not bring (all of it when the worker was lost
+	// or the output was not streamed).
+	x.mu.Lock()
+	x.ended = true
+	x.stdout.finish(res.Stdout)
+	x.stderr.finish(res.Stderr)
+	x.mu.Unlock()
 	res.Duration = time.Since(start)
 	return res, nil
 }
@@ -334,6 +341,21 @@ func (x *run) serve(base string, m *nats.Msg) {
 		} else {
 			_ = m.Respond([]byte(answerTaken))
 		}
+	case "out", "err":
+		off, err := strconv.ParseInt(m.Header.Get(offsetHeader), 10, 64)
+		x.mu.Lock()
+		h := &x.stdout
+		if strings.HasSuffix(m.Subject, ".err") {
+			h = &x.stderr
+		}
+		switch {
+		case x.ended:
+		case err != nil:
+			h.broken = true
+		default:
+			h.chunk(off, m.Data)
+		}
+		x.mu.Unlock()
 	case "hb":
 		x.mu.Lock()
 		if string(m.Data) == x.worker {

@@ -57,6 +57,10 @@ type execRequest struct {
 	// for none: the worker's execution ends at it too.
 	Deadline int64 `json:"deadline,omitempty"`
 	Missed   int   `json:"missed"`
+	// Stdout and Stderr ask the worker to stream that output while the
+	// script runs (see stream.go).
+	Stdout bool `json:"stdout,omitempty"`
+	Stderr bool `json:"stderr,omitempty"`
 }
 
 type toolSpec struct {

@@ -233,10 +233,24 @@ func (w *Worker) execute(base string, er *execRequest) {
 			}
 		}
 		opts := []engine.Option{engine.WithLimits(limits)}
+		var streams []*outStream
+		if er.Stdout {
+			so := newOutStream(w.nc, base+".out")
+			streams = append(streams, so)
+			opts = append(opts, engine.WithStdout(so))
+		}
+		if er.Stderr {
+			se := newOutStream(w.nc, base+".err")
+			streams = append(streams, se)
+			opts = append(opts, engine.WithStderr(se))
+		}
 		if globals != nil {
 			opts = append(opts, engine.WithExtraGlobals(globals))
 		}
 		res, err = w.cfg.Runtime.Execute(ctx, er.Code, ns, opts...)
+		for _, st := range streams {
+			st.close() // the last chunks go out before the result
+		}
 	}
 	if err != nil {
 		res = engine.CodeResult{ReturnCode: engine.CodeCrash, Error: "remote: the worker could not run the execution: " + err.Error(), Err: err}
