@@ -5,12 +5,22 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
+	"github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nats.go"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/toolscript/toolscript/engine"
+	"github.com/toolscript/toolscript/projection"
+	"github.com/toolscript/toolscript/remote"
 )
 
 // TestFleet: toolscript fleet starts a NATS server and workers; run --nats
@@ -67,4 +77,125 @@ func TestFleet(t *testing.T) {
 	code, _, errOut = runCLI(t, "", "run", "--nats", "nats://127.0.0.1:1", file)
 	assert.Equal(t, exitUsage, code)
 	assert.Contains(t, errOut, "connecting")
+}
+
+// TestWorker_SIGTERMDrains: a real SIGTERM to a "toolscript worker
+// --nats" process drains it: the execution it runs finishes (its tool
+// calls still come back to the host), a new one goes to another worker,
+// and the process exits with status 0 once the first is done.
+func TestWorker_SIGTERMDrains(t *testing.T) {
+	ns, err := server.NewServer(&server.Options{Host: "127.0.0.1", Port: -1, NoLog: true, NoSigs: true})
+	require.NoError(t, err)
+	go ns.Start()
+	require.True(t, ns.ReadyForConnections(10*time.Second))
+	t.Cleanup(func() { ns.Shutdown(); ns.WaitForShutdown() })
+
+	exe, err := os.Executable()
+	require.NoError(t, err)
+	cmd := exec.Command(exe, "worker", "--nats", ns.ClientURL(), "--name", "sigterm")
+	cmd.Env = append(os.Environ(), cliEnv+"=1")
+	// A file, not a pipe: Wait does not wait for the worker's own
+	// children to close it.
+	stderr := &fileText{f: filepath.Join(t.TempDir(), "stderr")}
+	ef, err := os.Create(stderr.f)
+	require.NoError(t, err)
+	defer ef.Close()
+	cmd.Stderr = ef
+	out, err := cmd.StdoutPipe()
+	require.NoError(t, err)
+	require.NoError(t, cmd.Start())
+	exited := make(chan struct{}) // closed once waitErr is set
+	var waitErr error
+	go func() { waitErr = cmd.Wait(); close(exited) }()
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		<-exited
+	})
+	lines := make(chan string, 10)
+	go func() {
+		sc := bufio.NewScanner(out)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+		close(lines)
+	}()
+	expect := func(prefix string) {
+		t.Helper()
+		select {
+		case l := <-lines:
+			require.True(t, strings.HasPrefix(l, prefix), "got %q, want %q...", l, prefix)
+		case <-time.After(wait):
+			t.Fatalf("the worker did not print %q within %s; stderr: %s", prefix, wait, stderr.String())
+		}
+	}
+	expect("worker sigterm serving ")
+
+	hnc, err := nats.Connect(ns.ClientURL())
+	require.NoError(t, err)
+	t.Cleanup(hnc.Close)
+	rt := remote.New(hnc, remote.Config{})
+	entered, release := make(chan struct{}), make(chan struct{})
+	tools := map[string]projection.ToolProjection{
+		"hold":  projection.MustDirect("hold", func() string { close(entered); <-release; return "held" }, "Hold."),
+		"quick": projection.MustDirect("quick", func() int { return 1 }, "Quick."),
+	}
+	first := make(chan engine.CodeResult, 1)
+	go func() {
+		res, _ := rt.Execute(context.Background(), "r, _ := tools.Hold()\nfmt.Println(\"after the hold\")\nresult(r)", tools)
+		first <- res
+	}()
+	select {
+	case <-entered:
+		t.Log("entered")
+	case <-time.After(wait):
+		t.Fatalf("the execution did not reach its tool within %s; stderr: %s", wait, stderr.String())
+	}
+
+	require.NoError(t, cmd.Process.Signal(syscall.SIGTERM))
+	expect("draining")
+	t.Log("draining")
+	// A new execution goes to another worker: the draining one takes none.
+	wnc, err := nats.Connect(ns.ClientURL())
+	require.NoError(t, err)
+	t.Cleanup(wnc.Close)
+	iso, err := engine.NewIsolated(engine.IsolatedConfig{Workers: 1})
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = iso.Close() })
+	other, err := remote.NewWorker(wnc, remote.WorkerConfig{Runtime: iso, Name: "other"})
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = other.Close() })
+	res, err := rt.Execute(context.Background(), "r, _ := tools.Quick()\nresult(r)", tools)
+	require.NoError(t, err)
+	require.Equal(t, engine.CodeOK, res.ReturnCode, res.Error)
+	assert.EqualValues(t, 1, other.Stats().Completed)
+	select {
+	case <-exited:
+		t.Fatalf("the worker exited (%v) while its execution ran; stderr: %s", waitErr, stderr.String())
+	default:
+	}
+
+	close(release)
+	var r1 engine.CodeResult
+	select {
+	case r1 = <-first:
+	case <-time.After(wait):
+		t.Fatalf("the drained execution did not end within %s; stderr: %s", wait, stderr.String())
+	}
+	require.Equal(t, engine.CodeOK, r1.ReturnCode, r1.Error)
+	assert.Equal(t, "held", r1.Value)
+	assert.Equal(t, "after the hold\n", r1.Stdout)
+	select {
+	case <-exited:
+		require.NoError(t, waitErr, "status 0 after draining; stderr: %s", stderr.String())
+	case <-time.After(wait):
+		t.Fatalf("the worker did not exit within %s of its last execution", wait)
+	}
+}
+
+// fileText reads a file for failure messages.
+type fileText struct{ f string }
+
+func (f *fileText) String() string {
+	data, _ := os.ReadFile(f.f)
+	return string(data)
 }
