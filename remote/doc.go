@@ -16,8 +16,8 @@
 //
 // With the prefix P (Config.Prefix, default "toolscript"): executions are
 // requests on P.exec, queue group "workers"; execution ID's own subjects
-// are P.x.ID.claim, .call, .hb, .out, .err and .result (served by the
-// host) and P.x.ID.cancel (served by the worker). Workers are a nats.go/micro
+// are P.x.ID.claim, .call, .hb, .out, .err, .part and .result (served
+// by the host) and P.x.ID.cancel (served by the worker). Workers are a nats.go/micro
 // service named "toolscript-worker": $SRV.PING, $SRV.INFO and $SRV.STATS
 // find them and report their counts.
 //
@@ -87,9 +87,13 @@
 // # Size
 //
 // Every message must fit in the server's max_payload (1 MiB by default,
-// nats.Conn.MaxPayload). A request, tool call, tool result or result that
-// does not fit is refused with an error saying so (ErrTooLarge): a tool
-// call's in the script, a result's as the execution's error (CodeLimit).
-// Nothing is cut silently. Keep output bounded (Limits.MaxOutputBytes)
-// below max_payload, or raise max_payload on the server.
+// nats.Conn.MaxPayload). A result (output, value and trace) that does not
+// fit is sent in parts on the execution's .part subject, each with its
+// offset, and put together by the host, which checks its length (a part
+// lost is the execution's error, CodeCrash, never a cut result); its size
+// is bounded by Limits.MaxOutputBytes, not by max_payload. An execution
+// request (script, globals, tool list), a tool call's arguments or a tool
+// result that does not fit is refused with an error that names both sizes
+// (ErrTooLarge: "the tool's result is N bytes, max_payload is M"), a tool
+// call's in the script. Nothing is cut silently.
 package remote

@@ -460,7 +460,8 @@ func TestHostLost(t *testing.T) {
 }
 
 // TestTooLarge: a tool result above max_payload is an error in the
-// script, not a cut value; so is an output too large for the result.
+// script that names the limit, not a cut value; a result above it (a
+// large output) comes in parts, whole.
 func TestTooLarge(t *testing.T) {
 	s := startServer(t)
 	startWorker(t, s, WorkerConfig{})
@@ -471,12 +472,37 @@ func TestTooLarge(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, engine.CodeOK, res.ReturnCode, res.Error)
 	assert.Contains(t, res.Stdout, "max_payload")
-	res, err = rt.Execute(context.Background(), fmt.Sprintf("fmt.Print(strings.Repeat(\"y\", %d))", max), nil,
-		engine.WithLimits(engine.Limits{MaxOutputBytes: 2 * max}))
+	assert.Contains(t, res.Stdout, fmt.Sprintf("the tool's result is %d bytes, max_payload is %d", max+1+len(`{"v":""}`), max))
+	for _, size := range []int{max - 1000, max, 3*max + 7} {
+		res, err = rt.Execute(context.Background(), fmt.Sprintf("fmt.Print(strings.Repeat(\"y\", %d))\nfmt.Fprint(os.Stderr, \"e\")\nresult(42)", size), nil,
+			engine.WithLimits(engine.Limits{MaxOutputBytes: 4 * max}))
+		require.NoError(t, err)
+		require.Equal(t, engine.CodeOK, res.ReturnCode, res.Error)
+		assert.Len(t, res.Stdout, size)
+		assert.Equal(t, strings.Repeat("y", size), res.Stdout)
+		assert.Equal(t, "e", res.Stderr)
+		assert.Equal(t, 42, res.Value)
+	}
+}
+
+// TestResultParts: parts out of order make an error that says the result
+// did not arrive whole, never a cut result.
+func TestResultParts(t *testing.T) {
+	var r resultParts
+	r.add(0, []byte("abc"))
+	r.add(3, []byte("de"))
+	b, err := r.result(5)
 	require.NoError(t, err)
-	assert.Equal(t, engine.CodeLimit, res.ReturnCode)
-	assert.ErrorIs(t, res.Err, engine.ErrLimitExceeded)
-	assert.Contains(t, res.Error, "max_payload")
+	assert.Equal(t, "abcde", string(b))
+	r = resultParts{}
+	r.add(0, []byte("abc"))
+	r.add(5, []byte("fg"))
+	_, err = r.result(7)
+	assert.ErrorContains(t, err, "did not arrive whole")
+	r = resultParts{}
+	r.add(0, []byte("abc"))
+	_, err = r.result(7)
+	assert.ErrorContains(t, err, "did not arrive whole")
 }
 
 // TestDuplicateCall: the host answers a tool call id it has seen with an

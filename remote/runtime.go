@@ -103,6 +103,7 @@ type run struct {
 	// once Execute has the result.
 	stdout, stderr hostStream
 	ended          bool
+	parts          resultParts // a result sent in parts
 }
 
 // Execute runs one script on a worker of the fleet; see engine.Engine's
@@ -363,13 +364,36 @@ func (x *run) serve(base string, m *nats.Msg) {
 		}
 		x.mu.Unlock()
 		_ = m.Respond(nil)
+	case "part":
+		off, err := strconv.ParseInt(m.Header.Get(offsetHeader), 10, 64)
+		x.mu.Lock()
+		if err != nil {
+			off = -1
+		}
+		if !x.gotRes {
+			x.parts.add(off, m.Data)
+		}
+		x.mu.Unlock()
 	case "result":
+		data := m.Data
+		if t := m.Header.Get(totalHeader); t != "" {
+			total, err := strconv.Atoi(t)
+			x.mu.Lock()
+			if err == nil {
+				data, err = x.parts.result(total)
+			}
+			x.parts = resultParts{}
+			x.mu.Unlock()
+			if err != nil {
+				data, _ = engine.MarshalResult(engine.CodeResult{ReturnCode: engine.CodeCrash, Error: err.Error(), Err: err})
+			}
+		}
 		x.mu.Lock()
 		first := !x.gotRes
 		x.gotRes = true
 		x.mu.Unlock()
 		if first {
-			x.result <- m.Data
+			x.result <- data
 		}
 		_ = m.Respond(nil)
 	case "call":

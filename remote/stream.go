@@ -1,6 +1,7 @@
 package remote
 
 import (
+	"fmt"
 	"io"
 	"strconv"
 	"sync"
@@ -21,7 +22,14 @@ import (
 // of order stops the streaming of that stream, and the rest comes with
 // the result): the writer gets every byte once, in order.
 
+// Results in parts: a result larger than max_payload is published on the
+// execution's .part subject in parts that fit, each with its offset, and
+// the .result message then carries only the total length (totalHeader).
+// The host puts the parts together (resultParts) and checks the length:
+// a part lost gives an error that says so, never a cut result.
+
 const (
+	totalHeader  = "Ts-Total"
 	offsetHeader = "Ts-Offset"
 	streamChunk  = 64 << 10
 	streamEvery  = 20 * time.Millisecond
@@ -131,4 +139,27 @@ func (h *hostStream) finish(all string) {
 	}
 	_, _ = io.WriteString(h.w, all[h.written:])
 	h.written = int64(len(all))
+}
+
+// resultParts is the host's assembly of a result sent in parts.
+type resultParts struct {
+	buf    []byte
+	broken bool // a part came out of order
+}
+
+func (r *resultParts) add(off int64, data []byte) {
+	if r.broken || off != int64(len(r.buf)) {
+		r.broken = true
+		return
+	}
+	r.buf = append(r.buf, data...)
+}
+
+// result returns the whole result of total bytes, or an error when parts
+// are missing.
+func (r *resultParts) result(total int) ([]byte, error) {
+	if r.broken || len(r.buf) != total {
+		return nil, fmt.Errorf("remote: the result (%d bytes, sent in parts) did not arrive whole: %d bytes in order", total, len(r.buf))
+	}
+	return r.buf, nil
 }

@@ -260,19 +260,32 @@ func (w *Worker) execute(base string, er *execRequest) {
 		return // nobody to report to
 	}
 	b, err := engine.MarshalResult(res)
-	if err == nil && int64(len(b)) > w.nc.MaxPayload() {
-		err = tooLarge("the result (output, value and trace)", int64(len(b)), w.nc.MaxPayload())
-		res = engine.CodeResult{ReturnCode: engine.CodeLimit, Error: err.Error(), Err: &engine.LimitError{Limit: "NATS max_payload", Value: w.nc.MaxPayload(), Detail: err.Error()}, ToolCalls: res.ToolCalls}
-		if b, err = engine.MarshalResult(res); err == nil && int64(len(b)) > w.nc.MaxPayload() {
-			res.ToolCalls, res.ToolCallsTruncated = nil, true
-			b, err = engine.MarshalResult(res)
-		}
-	}
 	if err != nil {
 		b, _ = engine.MarshalResult(engine.CodeResult{ReturnCode: engine.CodeCrash, Error: err.Error(), Err: err})
 	}
+	msg := nats.NewMsg(base + ".result")
+	msg.Data = b
+	if int64(len(b)) > w.nc.MaxPayload()-1024 {
+		// In parts (see stream.go's resultParts), then the result message
+		// with the total and no body.
+		w.publishParts(base+".part", b)
+		msg.Header.Set(totalHeader, strconv.Itoa(len(b)))
+		msg.Data = nil
+	}
 	w.completed.Add(1) // before the host can see the result
-	_, _ = w.nc.Request(base+".result", b, w.cfg.ClaimTimeout)
+	_, _ = w.nc.RequestMsg(msg, w.cfg.ClaimTimeout)
+}
+
+// publishParts publishes b on subject in parts that fit in max_payload,
+// each with its offset.
+func (w *Worker) publishParts(subject string, b []byte) {
+	size := int(max(w.nc.MaxPayload()-1024, 1))
+	for off := 0; off < len(b); off += size {
+		m := nats.NewMsg(subject)
+		m.Header.Set(offsetHeader, strconv.Itoa(off))
+		m.Data = b[off:min(off+size, len(b))]
+		_ = w.nc.PublishMsg(m)
+	}
 }
 
 // heartbeat tells the host the worker is alive until ctx ends, and
