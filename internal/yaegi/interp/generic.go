@@ -440,14 +440,16 @@ func inferTypeArgs(sc *scope, n, fun *node, explicit []*itype, args []*node, spr
 				return unifyExpr(x.child[0], nil, input, arg)
 			}
 		case indexExpr, indexListExpr:
-			if input.origin == nil || len(input.typeArgs) != len(x.child)-1 {
-				break
+			gt := x.child[0].typ
+			if gt == nil {
+				gt, _ = nodeType(fun.interp, fun.scope, x.child[0])
 			}
-			if g := x.child[0].typ; g != nil && g != input.origin {
+			targs := instanceArgs(gt, input)
+			if len(targs) != len(x.child)-1 {
 				break
 			}
 			for i, c := range x.child[1:] {
-				if err := unifyExpr(c, c.typ, input.typeArgs[i], arg); err != nil {
+				if err := unifyExpr(c, c.typ, targs[i], arg); err != nil {
 					return err
 				}
 			}
@@ -839,4 +841,19 @@ func genericRef(g, n *node) *node {
 		}
 	}
 	return g
+}
+
+// instanceArgs returns the type arguments of t if t is an instance of the
+// generic type g, or nil. An instance's type node is the last child of its
+// generated declaration, which holds the type arguments. toolscript patch 76
+func instanceArgs(g, t *itype) []*itype {
+	if g == nil || g.cat != genericT || t == nil {
+		return nil
+	}
+	for _, it := range g.instance {
+		if it == t && t.node != nil && t.node.anc != nil {
+			return t.node.anc.param
+		}
+	}
+	return nil
 }

@@ -138,8 +138,6 @@ type itype struct {
 	incomplete   bool          // true if type must be parsed again (out of order declarations)
 	untyped      bool          // true for a literal value (string or number)
 	isBinMethod  bool          // true if the type refers to a bin method function
-	origin       *itype        // For an instance of a generic type: the generic type (toolscript patch 76)
-	typeArgs     []*itype      // For an instance of a generic type: its type arguments (toolscript patch 76)
 }
 
 type generic struct{}
@@ -1168,7 +1166,6 @@ func genType(interp *Interpreter, sc *scope, name string, lt *itype, types []*it
 		return nil, err
 	}
 	lt.instance = append(lt.instance, t)
-	t.origin, t.typeArgs = lt, types // toolscript patch 76
 	// Add generated symbol in the scope of generic source and user.
 	sc.sym[name] = &symbol{index: -1, kind: typeSym, typ: t, node: g}
 	if lt.scope.sym[name] == nil {
