@@ -66,11 +66,11 @@ func Collect[K comparable, V any](seq func(yield func(K, V) bool)) map[K]V {
 }
 
 // Clone returns a shallow copy of m.
-func Clone[K comparable, V any](m map[K]V) map[K]V {
+func Clone[M ~map[K]V, K comparable, V any](m M) M {
 	if m == nil {
 		return nil
 	}
-	out := make(map[K]V, len(m))
+	out := make(M, len(m))
 	for k, v := range m {
 		out[k] = v
 	}

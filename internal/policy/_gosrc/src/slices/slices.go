@@ -79,11 +79,11 @@ func IsSorted[E ordered](s []E) bool {
 }
 
 // Clone returns a shallow copy of s.
-func Clone[E any](s []E) []E {
+func Clone[S ~[]E, E any](s S) S {
 	if s == nil {
 		return nil
 	}
-	return append([]E{}, s...)
+	return append(S([]E{}), s...)
 }
 
 // Reverse reverses s in place.
@@ -150,7 +150,7 @@ func MinFunc[E any](s []E, cmp func(a, b E) int) E {
 }
 
 // Compact replaces runs of equal elements with one copy.
-func Compact[E comparable](s []E) []E {
+func Compact[S ~[]E, E comparable](s S) S {
 	if len(s) < 2 {
 		return s
 	}
@@ -170,18 +170,33 @@ func BinarySearch[E ordered](s []E, target E) (int, bool) {
 	return i, i < len(s) && s[i] == target
 }
 
-// Insert inserts vs at index i.
-func Insert[E any](s []E, i int, vs ...E) []E {
-	out := make([]E, 0, len(s)+len(vs))
-	out = append(out, s[:i]...)
-	out = append(out, vs...)
-	return append(out, s[i:]...)
+// Insert inserts vs at index i, in s's array when its capacity allows
+// (the elements from i on move up), in a new one otherwise. It panics if
+// i is out of range.
+func Insert[S ~[]E, E any](s S, i int, vs ...E) S {
+	_ = s[i:]
+	m := len(vs)
+	if m == 0 {
+		return s
+	}
+	n := len(s)
+	if n+m > cap(s) {
+		out := make(S, 0, n+m)
+		out = append(out, s[:i]...)
+		out = append(out, vs...)
+		return append(out, s[i:]...)
+	}
+	vs = append([]E(nil), vs...) // vs may share s's array
+	s = s[:n+m]
+	copy(s[i+m:], s[i:n])
+	copy(s[i:], vs)
+	return s
 }
 
 // Delete removes the elements s[i:j] from s, returning the modified
 // slice, and zeroes the elements between the new length and the old one.
 // It panics if j > len(s) or s[i:j] is not a valid slice of s.
-func Delete[E any](s []E, i, j int) []E {
+func Delete[S ~[]E, E any](s S, i, j int) S {
 	_ = s[i:j:len(s)]
 	if i == j {
 		return s
@@ -198,7 +213,7 @@ func Delete[E any](s []E, i, j int) []E {
 // DeleteFunc removes any elements from s for which del returns true,
 // returning the modified slice, and zeroes the elements between the new
 // length and the old one.
-func DeleteFunc[E any](s []E, del func(E) bool) []E {
+func DeleteFunc[S ~[]E, E any](s S, del func(E) bool) S {
 	i := IndexFunc(s, del)
 	if i == -1 {
 		return s
@@ -218,8 +233,16 @@ func DeleteFunc[E any](s []E, del func(E) bool) []E {
 
 // Replace replaces the elements s[i:j] by the given v, and returns the
 // modified slice.
-func Replace[E any](s []E, i, j int, v ...E) []E {
+func Replace[S ~[]E, E any](s S, i, j int, v ...E) S {
 	_ = s[i:j]
+	if tot := i + len(v) + len(s) - j; tot > cap(s) {
+		// A new array: s stays as it was.
+		out := make(S, 0, tot)
+		out = append(out, s[:i]...)
+		out = append(out, v...)
+		return append(out, s[j:]...)
+	}
+	v = append([]E(nil), v...) // v may share s's array
 	tail := Clone(s[j:])
 	out := append(s[:i], v...)
 	out = append(out, tail...)
@@ -231,7 +254,7 @@ func Replace[E any](s []E, i, j int, v ...E) []E {
 }
 
 // Concat returns a new slice concatenating the passed in slices.
-func Concat[E any](slices ...[]E) []E {
+func Concat[S ~[]E, E any](slices ...S) S {
 	size := 0
 	for _, s := range slices {
 		size += len(s)
@@ -239,9 +262,9 @@ func Concat[E any](slices ...[]E) []E {
 			panic("len out of range")
 		}
 	}
-	var newslice []E
+	var newslice S
 	if size > 0 {
-		newslice = make([]E, 0, size)
+		newslice = make(S, 0, size)
 	}
 	for _, s := range slices {
 		newslice = append(newslice, s...)
@@ -251,11 +274,11 @@ func Concat[E any](slices ...[]E) []E {
 
 // Repeat returns a new slice that repeats the provided slice the given
 // number of times. It panics if count is negative.
-func Repeat[E any](x []E, count int) []E {
+func Repeat[S ~[]E, E any](x S, count int) S {
 	if count < 0 {
 		panic("cannot be negative")
 	}
-	newslice := make([]E, 0, len(x)*count)
+	newslice := make(S, 0, len(x)*count)
 	for range count {
 		newslice = append(newslice, x...)
 	}
@@ -264,7 +287,7 @@ func Repeat[E any](x []E, count int) []E {
 
 // Grow increases the slice's capacity, if necessary, to guarantee space
 // for another n elements. It panics if n is negative.
-func Grow[E any](s []E, n int) []E {
+func Grow[S ~[]E, E any](s S, n int) S {
 	if n < 0 {
 		panic("cannot be negative")
 	}
@@ -275,12 +298,12 @@ func Grow[E any](s []E, n int) []E {
 }
 
 // Clip removes unused capacity from the slice, returning s[:len(s):len(s)].
-func Clip[E any](s []E) []E { return s[:len(s):len(s)] }
+func Clip[S ~[]E, E any](s S) S { return s[:len(s):len(s)] }
 
 // CompactFunc is like Compact but uses an equality function to compare
 // elements. For runs of elements that compare equal, CompactFunc keeps
 // the first one.
-func CompactFunc[E any](s []E, eq func(E, E) bool) []E {
+func CompactFunc[S ~[]E, E any](s S, eq func(E, E) bool) S {
 	if len(s) < 2 {
 		return s
 	}
@@ -410,7 +433,7 @@ func Values[E any](s []E) func(yield func(E) bool) {
 
 // AppendSeq appends the values from seq to the slice and returns the
 // extended slice.
-func AppendSeq[E any](s []E, seq func(yield func(E) bool)) []E {
+func AppendSeq[S ~[]E, E any](s S, seq func(yield func(E) bool)) S {
 	for v := range seq {
 		s = append(s, v)
 	}
@@ -458,11 +481,11 @@ func SortedStableFunc[E any](seq func(yield func(E) bool), cmp func(E, E) int) [
 // sub-slices are clipped to have no capacity beyond the length. If s is
 // empty, the sequence is empty: there is no empty slice in the sequence.
 // Chunk panics if n is less than 1.
-func Chunk[E any](s []E, n int) func(yield func([]E) bool) {
+func Chunk[S ~[]E, E any](s S, n int) func(yield func(S) bool) {
 	if n < 1 {
 		panic("cannot be less than 1")
 	}
-	return func(yield func([]E) bool) {
+	return func(yield func(S) bool) {
 		for i := 0; i < len(s); i += n {
 			end := i + n
 			if end > len(s) {
