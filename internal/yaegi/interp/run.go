@@ -4467,7 +4467,7 @@ func recv(n *node) {
 				// Fast: channel read doesn't block
 				ch := value(f)
 				if r, ok := ch.TryRecv(); ok {
-					store(f, r)
+					store(f, r) // toolscript patch 83
 					if r.Bool() {
 						return tnext
 					}
@@ -4485,7 +4485,7 @@ func recv(n *node) {
 				// toolscript patch 17: keep the value received, as the
 				// fast path does; the boolean expression around the
 				// receive reads it (<-ch && x was false on a wait).
-				store(f, v)
+				store(f, v) // toolscript patch 83
 				if v.Bool() {
 					return tnext
 				}
@@ -4496,7 +4496,7 @@ func recv(n *node) {
 				// Fast: channel read doesn't block
 				ch := value(f)
 				if r, ok := ch.TryRecv(); ok {
-					store(f, r)
+					store(f, r) // toolscript patch 83
 					return tnext
 				}
 				// Slow: channel is blocked, allow cancel
@@ -4508,7 +4508,7 @@ func recv(n *node) {
 				if chosen == 0 {
 					return nil
 				}
-				store(f, v)
+				store(f, v) // toolscript patch 83
 				return tnext
 			}
 		}
@@ -4518,15 +4518,15 @@ func recv(n *node) {
 			fnext := getExec(n.fnext)
 			n.exec = func(f *frame) bltn {
 				if r, _ := value(f).Recv(); r.Bool() {
-					store(f, r)
+					store(f, r) // toolscript patch 83
 					return tnext
 				}
 				return fnext
 			}
 		} else {
 			n.exec = func(f *frame) bltn {
-				v, _ := value(f).Recv()
-				store(f, v)
+				v, _ := value(f).Recv() // toolscript patch 83
+				store(f, v) // toolscript patch 83
 				return tnext
 			}
 		}
