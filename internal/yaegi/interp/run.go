@@ -4526,7 +4526,7 @@ func recv(n *node) {
 		} else {
 			n.exec = func(f *frame) bltn {
 				v, _ := value(f).Recv() // toolscript patch 83
-				store(f, v) // toolscript patch 83
+				store(f, v)             // toolscript patch 83
 				return tnext
 			}
 		}
