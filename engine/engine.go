@@ -263,6 +263,7 @@ func (x *execution) interpOptions(surf *surface, imports []string, session bool)
 		MapForm:              surf.mapForm(x, imports),    // typed.go
 		DirectCall:           surf.directCall(x, imports), // typed.go
 		Session:              session,
+		Deadlock:             x.deadlockHook(session),
 	}
 }
 
@@ -323,6 +324,10 @@ func (x *execution) outcome(prog *program, runErr error, finishedFirst bool) Cod
 		pe := x.goPanic
 		x.mu.Unlock()
 		return x.result(CodeError, pe)
+	}
+	var dl *DeadlockError
+	if errors.As(cause, &dl) {
+		return x.result(CodeDeadlock, dl)
 	}
 	var exit *exitSignal
 	if errors.As(cause, &exit) {

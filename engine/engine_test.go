@@ -140,8 +140,10 @@ func TestExecute_Failures(t *testing.T) {
 		{name: "tool panic", code: "_, err := tools.Boom(nil)\nfmt.Println(err)", rc: engine.CodeOK, stdout: "tool \"boom\": panic: tool exploded\n", ncalls: 1},
 		{name: "infinite loop", code: "for {}", opts: []engine.Option{engine.WithTimeout(100 * time.Millisecond)}, rc: engine.CodeTimeout,
 			msg: []string{"timeout", "100ms"}, errIs: context.DeadlineExceeded, maxTime: 5 * time.Second},
-		{name: "select forever", code: "select {}", opts: []engine.Option{engine.WithTimeout(50 * time.Millisecond)}, rc: engine.CodeTimeout, errIs: context.DeadlineExceeded, maxTime: 5 * time.Second},
-		{name: "blocked channel", code: "ch := make(chan int)\n<-ch", opts: []engine.Option{engine.WithTimeout(50 * time.Millisecond)}, rc: engine.CodeTimeout, errIs: context.DeadlineExceeded, maxTime: 5 * time.Second},
+		// A deadlock is reported at once, as Go's runtime does, long
+		// before the timeout.
+		{name: "select forever", code: "select {}", opts: []engine.Option{engine.WithTimeout(time.Minute)}, rc: engine.CodeDeadlock, msg: []string{"fatal error: all goroutines are asleep - deadlock!", "goroutine [select (no cases)]:\n\tline 1\n"}, errAs: new(*engine.DeadlockError), maxTime: 10 * time.Second},
+		{name: "blocked channel", code: "ch := make(chan int)\n<-ch", opts: []engine.Option{engine.WithTimeout(time.Minute)}, rc: engine.CodeDeadlock, msg: []string{"goroutine [chan receive]:\n\tline 2\n"}, errAs: new(*engine.DeadlockError), maxTime: 10 * time.Second},
 		{name: "sleep is cut short", code: "time.Sleep(time.Hour)", opts: []engine.Option{engine.WithTimeout(50 * time.Millisecond)}, rc: engine.CodeTimeout, errIs: context.DeadlineExceeded, maxTime: 5 * time.Second},
 		// The deadline (set-up included) leaves the script time to print
 		// and call the tool on a loaded machine.

@@ -466,6 +466,7 @@ func encodeErr(err error) *isolated.ErrInfo {
 		le *LimitError
 		xe *ExitError
 		te *ToolError
+		de *DeadlockError
 	)
 	switch {
 	case errors.As(err, &se) && se == err:
@@ -486,6 +487,8 @@ func encodeErr(err error) *isolated.ErrInfo {
 		ei.Limit, _ = json.Marshal(le)
 	case errors.As(err, &xe) && xe == err:
 		ei.Kind, ei.Code = "exit", xe.Code
+	case errors.As(err, &de) && de == err:
+		ei.Kind, ei.Text = "deadlock", cut(de.Report)
 	case errors.As(err, &te) && te == err:
 		ei.Kind, ei.Tool = "tool", te.Tool
 		if te.Err != nil {
@@ -535,6 +538,10 @@ func decodeErr(ei *isolated.ErrInfo) error {
 		xe := &ExitError{Code: ei.Code}
 		if xe.Error() == ei.Msg {
 			return xe
+		}
+	case "deadlock":
+		if de := (&DeadlockError{Report: ei.Text}); de.Error() == ei.Msg {
+			return de
 		}
 	case "tool":
 		te := &ToolError{Tool: ei.Tool, Err: newRemote(ei.Text, ei.Is)}

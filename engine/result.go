@@ -22,6 +22,10 @@ const (
 	// CodeCrash means the process running the script died (isolated
 	// runtimes only).
 	CodeCrash = 137
+	// CodeDeadlock means every goroutine of the script was blocked on its
+	// channels with nothing running that could wake them (DeadlockError);
+	// Go's runtime exits such a program with 2.
+	CodeDeadlock = 2
 )
 
 // CodeResult is the outcome of one execution. It is a value: the engine

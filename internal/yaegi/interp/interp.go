@@ -119,6 +119,7 @@ type frame struct {
 	recovered interface{}        // to handle panic recover
 	done      reflect.SelectCase // for cancellation of channel operations
 	origin    *frame             // toolscript patch 52: the frame a clone was made from, whose panic recover sees
+	goid      int64              // toolscript patch 78: the id of the goroutine running the frame, once known
 }
 
 func newFrame(anc *frame, length int, id uint64) *frame {
@@ -237,6 +238,8 @@ type Interpreter struct {
 	// symbols when a compilation started, in a session.
 	live    atomic.Int64
 	earlier map[string]*symbol
+
+	deadlock deadlockState // toolscript patch 78
 
 	// nindex is a node number incremented for each new node.
 	// It is used for debug (AST and CFG graphs). As it is atomically
@@ -446,6 +449,15 @@ type Options struct {
 	// returns the results. It must do what the symbol's function does.
 	DirectCall func(pkgPath, name string) func(in []reflect.Value) []reflect.Value
 
+	// toolscript patch 78: Deadlock, if set, is called once, with a report
+	// naming the line where each goroutine waits, when every goroutine of
+	// the program (main and those of its go statements) is blocked in a
+	// channel operation on the program's own channels, as Go's runtime
+	// reports "all goroutines are asleep" (see deadlockState for what is
+	// proven before it is called). The program's goroutines stay blocked:
+	// the caller ends the run.
+	Deadlock func(report string)
+
 	// toolscript patch 24: MakeCheck, if set, is called before make (and
 	// a slice literal) allocates, with the type made (a slice, map or
 	// channel type) and the largest of its size arguments. It panics to
@@ -533,6 +545,7 @@ func New(options Options) *Interpreter {
 	i.opt.directCall = options.DirectCall // toolscript patch 51
 
 	i.opt.binExt = options.BinaryExtensions // toolscript patch 70
+	i.deadlock.report = options.Deadlock    // toolscript patch 78
 	if options.SourcecodeFilesystem != nil {
 		i.opt.filesystem = options.SourcecodeFilesystem
 	}

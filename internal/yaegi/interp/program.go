@@ -115,6 +115,7 @@ func (interp *Interpreter) CompileAST(n ast.Node) (*Program, error) {
 		// REPL may skip package statement.
 		setExec(root.start)
 	}
+	interp.scanDeadlock(root) // toolscript patch 78
 	interp.mutex.Lock()
 	gs := interp.scopes[pkgName]
 	if interp.universe.symOf(pkgName) == nil { // toolscript patch 9

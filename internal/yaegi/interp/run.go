@@ -3714,7 +3714,7 @@ func rangeChan(n *node) {
 		done := f.done
 		f.mutex.RUnlock()
 
-		chosen, v, ok := reflect.Select([]reflect.SelectCase{done, {Dir: reflect.SelectRecv, Chan: value(f)}})
+		chosen, v, ok := n.interp.chanSelect(f, n, "chan receive", []reflect.SelectCase{done, {Dir: reflect.SelectRecv, Chan: value(f)}}) // toolscript patch 78
 		if chosen == 0 {
 			return nil
 		}
@@ -4478,7 +4478,7 @@ func recv(n *node) {
 				done := f.done
 				f.mutex.RUnlock()
 
-				chosen, v, _ := reflect.Select([]reflect.SelectCase{done, {Dir: reflect.SelectRecv, Chan: ch}})
+				chosen, v, _ := n.interp.chanWait(f, n, "chan receive", []reflect.SelectCase{done, {Dir: reflect.SelectRecv, Chan: ch}}) // toolscript patch 78
 				if chosen == 0 {
 					return nil
 				}
@@ -4504,7 +4504,7 @@ func recv(n *node) {
 				done := f.done
 				f.mutex.RUnlock()
 
-				chosen, v, _ := reflect.Select([]reflect.SelectCase{done, {Dir: reflect.SelectRecv, Chan: ch}})
+				chosen, v, _ := n.interp.chanWait(f, n, "chan receive", []reflect.SelectCase{done, {Dir: reflect.SelectRecv, Chan: ch}}) // toolscript patch 78
 				if chosen == 0 {
 					return nil
 				}
@@ -4554,7 +4554,7 @@ func recv2(n *node) {
 			done := f.done
 			f.mutex.RUnlock()
 
-			chosen, v, ok := reflect.Select([]reflect.SelectCase{done, {Dir: reflect.SelectRecv, Chan: ch}})
+			chosen, v, ok := n.interp.chanWait(f, n, "chan receive", []reflect.SelectCase{done, {Dir: reflect.SelectRecv, Chan: ch}}) // toolscript patch 78
 			if chosen == 0 {
 				return nil
 			}
@@ -4652,7 +4652,7 @@ func send(n *node) {
 		done := f.done
 		f.mutex.RUnlock()
 
-		chosen, _, _ := reflect.Select([]reflect.SelectCase{done, {Dir: reflect.SelectSend, Chan: ch, Send: data}})
+		chosen, _, _ := n.interp.chanWait(f, n, "chan send", []reflect.SelectCase{done, {Dir: reflect.SelectSend, Chan: ch, Send: data}}) // toolscript patch 78
 		if chosen == 0 {
 			return nil
 		}
@@ -4740,6 +4740,7 @@ func _select(n *node) {
 	}
 
 	template := cases
+	selectState := selectWaitState(template) // toolscript patch 78
 	n.exec = func(f *frame) bltn {
 		// toolscript patch 33: cases of this execution of the select;
 		// upstream wrote one slice of the node from every goroutine
@@ -4761,7 +4762,7 @@ func _select(n *node) {
 				// Keep zero values for comm clause
 			}
 		}
-		j, v, s := reflect.Select(cases)
+		j, v, s := n.interp.selectCases(f, n, selectState, cases) // toolscript patch 78
 		if j == nbClause {
 			return nil
 		}
