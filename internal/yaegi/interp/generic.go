@@ -444,7 +444,7 @@ func inferTypeArgs(sc *scope, n, fun *node, explicit []*itype, args []*node, spr
 			if gt == nil {
 				gt, _ = nodeType(fun.interp, fun.scope, x.child[0])
 			}
-			targs := instanceArgs(gt, input)
+			targs := instanceArgs(fun.interp, gt, input)
 			if len(targs) != len(x.child)-1 {
 				break
 			}
@@ -844,15 +844,14 @@ func genericRef(g, n *node) *node {
 }
 
 // instanceArgs returns the type arguments of t if t is an instance of the
-// generic type g, or nil. An instance's type node is the last child of its
-// generated declaration, which holds the type arguments. toolscript patch 76
-func instanceArgs(g, t *itype) []*itype {
+// generic type g, or nil. toolscript patch 76
+func instanceArgs(interp *Interpreter, g, t *itype) []*itype {
 	if g == nil || g.cat != genericT || t == nil {
 		return nil
 	}
 	for _, it := range g.instance {
-		if it == t && t.node != nil && t.node.anc != nil {
-			return t.node.anc.param
+		if it == t {
+			return interp.instArgs[t]
 		}
 	}
 	return nil

@@ -270,6 +270,7 @@ type Interpreter struct {
 	done     chan struct{}     // for cancellation of channel operations
 	roots    []*node
 	generic  map[string]*node
+	instArgs map[*itype][]*itype // type arguments of each instance of a generic type (toolscript patch 76)
 
 	hooks *hooks // symbol hooks
 

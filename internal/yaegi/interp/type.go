@@ -1166,6 +1166,10 @@ func genType(interp *Interpreter, sc *scope, name string, lt *itype, types []*it
 		return nil, err
 	}
 	lt.instance = append(lt.instance, t)
+	if interp.instArgs == nil { // toolscript patch 76
+		interp.instArgs = map[*itype][]*itype{}
+	}
+	interp.instArgs[t] = types
 	// Add generated symbol in the scope of generic source and user.
 	sc.sym[name] = &symbol{index: -1, kind: typeSym, typ: t, node: g}
 	if lt.scope.sym[name] == nil {
