@@ -298,6 +298,8 @@ func TestPool_DeadChildren(t *testing.T) {
 		c := get(t, p)
 		_, ok := call(t, c, "exit", 0)
 		require.False(t, ok)
+		// The frames end before the reader marks the child exited.
+		require.Eventually(t, c.Exited, 20*time.Second, time.Millisecond)
 		p.Put(c)
 		assert.ErrorIs(t, syscall.Kill(c.PID(), 0), syscall.ESRCH, "a dead child put back is reaped")
 		n := get(t, p)
