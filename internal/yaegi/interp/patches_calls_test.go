@@ -257,3 +257,37 @@ func main() {
 	assert.Equal(t, `{"name":"a","code":3} <nil> b04`, got)
 	assert.Equal(t, reflect.StructTag(`json:"-" db:"x" q:"a\"b"`), hiddenFieldTag(`json:"internal" db:"x" q:"a\"b"`))
 }
+
+// TestAssertWrappedScriptErrorToScriptInterface checks patch 87: a
+// script error held in an error (a function's error result) asserts to a
+// script interface its type implements, in an assertion and a type
+// switch.
+func TestAssertWrappedScriptErrorToScriptInterface(t *testing.T) {
+	got := runOutput(t, `
+import "fmt"
+type temporary interface{ Temporary() bool }
+type flakyErr struct{ attempt int }
+func (e flakyErr) Error() string   { return "busy" }
+func (e flakyErr) Temporary() bool { return e.attempt < 3 }
+type hardErr struct{}
+func (hardErr) Error() string { return "hard" }
+func get(n int) (int, error) { if n > 5 { return 0, hardErr{} }; return 0, flakyErr{n} }
+func main() {
+	for _, n := range []int{1, 4, 9} {
+		_, err := get(n)
+		t, ok := err.(temporary)
+		_, ok2 := err.(interface{ Temporary() bool })
+		fmt.Print(ok, ok2, " ")
+		if ok {
+			fmt.Print(t.Temporary(), " ")
+		}
+		switch x := err.(type) {
+		case temporary:
+			fmt.Println("temporary", x.Temporary())
+		default:
+			fmt.Println("other", x)
+		}
+	}
+}`)
+	assert.Equal(t, "true true true temporary true\ntrue true false temporary false\nfalse false other hard\n", got)
+}
