@@ -1398,6 +1398,9 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				if alt := mapForm(sc, n); alt.IsValid() { // toolscript patch 50
 					c0.rval, c0.typ = alt, valueTOf(alt.Type())
 				}
+				if alt := errorsAsScriptTarget(n); alt.IsValid() { // toolscript patch 88
+					c0.rval = alt
+				}
 				err = check.arguments(n, n.child[1:], c0, n.action == aCallSlice)
 				if err != nil {
 					break

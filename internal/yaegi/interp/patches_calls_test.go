@@ -291,3 +291,33 @@ func main() {
 }`)
 	assert.Equal(t, "true true true temporary true\ntrue true false temporary false\nfalse false other hard\n", got)
 }
+
+// TestErrorsAsScriptInterface checks patch 88: errors.As into a script
+// interface type, named or written in place, finds the first error of the
+// chain that implements it, script or native.
+func TestErrorsAsScriptInterface(t *testing.T) {
+	got := runOutput(t, `
+import (
+	"errors"
+	"fmt"
+)
+type temporary interface{ Temporary() bool }
+type busy struct{ n int }
+func (e busy) Error() string   { return fmt.Sprint("busy ", e.n) }
+func (e busy) Temporary() bool { return true }
+type hard struct{}
+func (hard) Error() string { return "hard" }
+func main() {
+	var t temporary
+	wrapped := fmt.Errorf("call: %w", busy{2})
+	fmt.Println(errors.As(wrapped, &t), t != nil && t.Temporary())
+	var t2 temporary
+	fmt.Println(errors.As(fmt.Errorf("x: %w", hard{}), &t2), t2 == nil)
+	joined := errors.Join(hard{}, fmt.Errorf("y: %w", busy{3}))
+	var t3 temporary
+	fmt.Println(errors.As(joined, &t3), t3.(busy).n)
+	var u interface{ Unwrap() error }
+	fmt.Println(errors.As(wrapped, &u), u.Unwrap())
+}`)
+	assert.Equal(t, "true true\nfalse true\ntrue 3\ntrue busy 2\n", got)
+}
