@@ -8,6 +8,8 @@ import (
 	"go/types"
 	"sort"
 	"sync"
+
+	"github.com/toolscript/toolscript/internal/typecheck"
 )
 
 // mapCaller rewrites the calls of typed tools that pass a map of
@@ -63,32 +65,11 @@ func (m *mapCaller) rewrite(src string) string {
 	info := &types.Info{Types: map[ast.Expr]types.TypeAndValue{}, Uses: map[*ast.Ident]types.Object{}}
 	conf := types.Config{Importer: m, Error: func(error) {}}
 	_, _ = conf.Check("main", m.fset, []*ast.File{f}, info)
-	mapAny := types.NewMap(types.Typ[types.String], types.Universe.Lookup("any").Type())
 	var offs []int
-	ast.Inspect(f, func(n ast.Node) bool {
-		call, ok := n.(*ast.CallExpr)
-		if !ok || len(call.Args) != 1 || call.Ellipsis.IsValid() {
-			return true
-		}
-		sel, ok := call.Fun.(*ast.SelectorExpr)
-		if !ok {
-			return true
-		}
-		id, ok := sel.X.(*ast.Ident)
-		if !ok {
-			return true
-		}
-		pn, ok := info.Uses[id].(*types.PkgName)
-		if !ok || !m.surf.typed[pn.Imported().Path()][sel.Sel.Name] {
-			return true
-		}
-		tv, ok := info.Types[call.Args[0]]
-		if !ok || !(tv.IsNil() || types.Identical(tv.Type, mapAny)) {
-			return true
-		}
+	typed := func(path, name string) bool { return m.surf.typed[path][name] }
+	for _, sel := range typecheck.MapFormCalls(f, info, typed) {
 		offs = append(offs, m.fset.File(sel.Sel.End()).Offset(sel.Sel.End()))
-		return true
-	})
+	}
 	sort.Sort(sort.Reverse(sort.IntSlice(offs)))
 	for _, off := range offs {
 		src = src[:off] + mapSuffix + src[off:]

@@ -130,8 +130,21 @@ func (c *Checker) Check(src string) []Error {
 // tool function whose one argument x is a map[string]any or nil; it
 // reports whether it renamed any.
 func (c *Checker) renameMapCalls(f *ast.File, info *types.Info, renamed map[*ast.Ident]string) bool {
+	sels := MapFormCalls(f, info, func(path, name string) bool { return c.imp.mapForms[path][name] })
+	for _, sel := range sels {
+		renamed[sel.Sel] = sel.Sel.Name
+		sel.Sel.Name += mapSuffix
+	}
+	return len(sels) > 0
+}
+
+// MapFormCalls returns the selectors of the calls pkg.F(x) in f, checked
+// into info, of a typed tool function (typed reports which, by package
+// path and name) whose one argument x is a map[string]any or nil: the
+// calls that run the tool's map form, in the order of f.
+func MapFormCalls(f *ast.File, info *types.Info, typed func(path, name string) bool) []*ast.SelectorExpr {
 	mapAny := types.NewMap(types.Typ[types.String], types.Universe.Lookup("any").Type())
-	any := false
+	var out []*ast.SelectorExpr
 	ast.Inspect(f, func(n ast.Node) bool {
 		call, ok := n.(*ast.CallExpr)
 		if !ok || len(call.Args) != 1 || call.Ellipsis.IsValid() {
@@ -146,19 +159,17 @@ func (c *Checker) renameMapCalls(f *ast.File, info *types.Info, renamed map[*ast
 			return true
 		}
 		pn, ok := info.Uses[id].(*types.PkgName)
-		if !ok || !c.imp.mapForms[pn.Imported().Path()][sel.Sel.Name] {
+		if !ok || !typed(pn.Imported().Path(), sel.Sel.Name) {
 			return true
 		}
 		tv, ok := info.Types[call.Args[0]]
 		if !ok || !(tv.IsNil() || types.Identical(tv.Type, mapAny)) {
 			return true
 		}
-		renamed[sel.Sel] = sel.Sel.Name
-		sel.Sel.Name += mapSuffix
-		any = true
+		out = append(out, sel)
 		return true
 	})
-	return any
+	return out
 }
 
 // Packages returns the package names a script can import (the standard
