@@ -127,6 +127,27 @@ func (d *deadlockState) enter(interp *Interpreter, w waiter) (uint64, bool) {
 	return id, true
 }
 
+// goEnded uncounts a goroutine of a go statement of run id that ended,
+// and looks for a deadlock among the goroutines left while the run goes
+// on: the last one that could have woken the others may end after they
+// blocked, when no registration starts a check.
+func (interp *Interpreter) goEnded(id uint64) {
+	interp.live.Add(-1)
+	d := &interp.deadlock
+	if d.report == nil || interp.runid() != id {
+		return
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.off || d.done || d.checking || len(d.blocked) == 0 {
+		return
+	}
+	if int64(len(d.blocked)) >= interp.live.Load()+1 {
+		d.checking = true
+		go d.check(interp)
+	}
+}
+
 func (d *deadlockState) leave(id uint64) {
 	d.mu.Lock()
 	delete(d.blocked, id)

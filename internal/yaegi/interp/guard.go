@@ -45,7 +45,7 @@ func (interp *Interpreter) failIfStopped(f *frame, out []reflect.Value) {
 func (interp *Interpreter) goroutine(id uint64, fn func()) {
 	defer running.Add(-1) // toolscript patch 23
 	// toolscript patch 47: counted for the interpreter too, from goStart.
-	defer interp.live.Add(-1)
+	defer interp.goEnded(id) // toolscript patch 78
 	defer func() {
 		if interp.runid() == id {
 			return // a panic, if any, goes on as upstream's did
