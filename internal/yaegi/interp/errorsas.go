@@ -14,14 +14,10 @@ import (
 // a pointer to a script interface type with methods, the function that
 // replaces errors.As there; nil for any other call.
 func errorsAsScriptTarget(n *node) reflect.Value {
+	if path, name, ok := binSymbol(n); !ok || path != "errors" || name != "As" || len(n.child) != 3 {
+		return reflect.Value{}
+	}
 	c0 := n.child[0]
-	if c0.kind != selectorExpr || len(c0.child) != 2 || c0.child[1].ident != "As" || len(n.child) != 3 {
-		return reflect.Value{}
-	}
-	pkg := c0.child[0]
-	if pkg.sym == nil || pkg.sym.typ == nil || pkg.sym.typ.cat != binPkgT || pkg.sym.typ.path != "errors" {
-		return reflect.Value{}
-	}
 	t := n.child[2].typ
 	if t == nil || t.cat != ptrT || t.val == nil || !isInterfaceSrc(t.val) || isEmptyInterface(t.val) {
 		return reflect.Value{}

@@ -1820,15 +1820,26 @@ func ownedCall(n *node) func(map[string]any) (any, error) {
 	if hook == nil || len(n.child) != 2 || n.child[1].kind != compositeLitExpr {
 		return nil
 	}
+	path, name, ok := binSymbol(n)
+	if !ok {
+		return nil
+	}
+	return hook(path, name)
+}
+
+// binSymbol returns the import path and name of the symbol of a native
+// package that the call n calls (pkg.Name); ok is false for any other
+// callee (toolscript patch 34).
+func binSymbol(n *node) (path, name string, ok bool) {
 	c0 := n.child[0]
 	if c0.kind != selectorExpr || len(c0.child) != 2 {
-		return nil
+		return "", "", false
 	}
 	pkg := c0.child[0]
 	if pkg.sym == nil || pkg.sym.typ == nil || pkg.sym.typ.cat != binPkgT {
-		return nil
+		return "", "", false
 	}
-	return hook(pkg.sym.typ.path, c0.child[1].ident)
+	return pkg.sym.typ.path, c0.child[1].ident, true
 }
 
 // directCall returns the function Options.DirectCall gives for the call
@@ -1839,15 +1850,11 @@ func directCall(n *node) func([]reflect.Value) []reflect.Value {
 	if hook == nil {
 		return nil
 	}
-	c0 := n.child[0]
-	if c0.kind != selectorExpr || len(c0.child) != 2 {
+	path, name, ok := binSymbol(n)
+	if !ok {
 		return nil
 	}
-	pkg := c0.child[0]
-	if pkg.sym == nil || pkg.sym.typ == nil || pkg.sym.typ.cat != binPkgT {
-		return nil
-	}
-	return hook(pkg.sym.typ.path, c0.child[1].ident)
+	return hook(path, name)
 }
 
 func callBin(n *node) {
