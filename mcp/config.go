@@ -147,6 +147,7 @@ type ConfigError struct {
 	Err error
 }
 
+// Error names the server and the field, then the problem.
 func (e *ConfigError) Error() string {
 	var b strings.Builder
 	b.WriteString("mcp: config")
@@ -161,6 +162,7 @@ func (e *ConfigError) Error() string {
 	return b.String()
 }
 
+// Unwrap returns the problem, for errors.Is and errors.As.
 func (e *ConfigError) Unwrap() error { return e.Err }
 
 // ErrConfig is matched (errors.Is) by every error of ParseConfig and

@@ -22,6 +22,8 @@ type ToolError struct {
 	Result *sdk.CallToolResult
 }
 
+// Error is the server's text, or a sentence naming the tool and the
+// server when the result had none.
 func (e *ToolError) Error() string {
 	if e.Message == "" {
 		return fmt.Sprintf("mcp: tool %q of server %q failed without a message", e.Tool, e.Server)
