@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/toolscript/toolscript/demo"
+	"github.com/toolscript/toolscript/scripts"
 )
 
 // Workloads returns the fixed set of workloads, fresh (their counters at
@@ -20,6 +21,7 @@ func Workloads() []*Workload {
 	return []*Workload{
 		trivial(), trivialFmt(), oneCall(), calls1000(), loop1000(),
 		agentShop(), fanout100(), jsonHeavy(), compute(), compileError(), timeout(),
+		corpus100(), slicesSort(), sortSort(),
 	}
 }
 
@@ -674,6 +676,85 @@ func timeout() *Workload {
 			return "", fmt.Errorf("%w: %w", ErrTimeout, ctx.Err())
 		},
 	}
+}
+
+// CorpusScript is the corpus script (package scripts) the corpus_100
+// workload runs: 108 lines of script types, methods, embedding, an
+// interface type switch and one tool call, as a model writes them.
+const CorpusScript = "methods_interface_cases"
+
+func corpus100() *Workload {
+	s, err := scripts.Get(CorpusScript)
+	if err != nil {
+		panic(err)
+	}
+	c := &Counter{}
+	get := demo.Namespace()["customers-get"]
+	return &Workload{
+		Name:    "corpus_100",
+		Doc:     "a real ~100-line corpus script (" + CorpusScript + "): compile cost of the common case",
+		Go:      s.Code,
+		Tools:   []ToolSpec{tool(c, "customers-get", get.Doc(), nil, get.Call)},
+		Want:    wantExact(s.Output),
+		Short:   true,
+		Counter: c, Calls: 2, // lookup(1) and lookup(9999)
+	}
+}
+
+// sortTaskOut is what slices_sort and sort_sort print.
+const sortTaskOut = "[apple banana cherry date fig grape kiwi lemon mango pear] 6 true [9 7 5 2 1] 4\n"
+
+func slicesSort() *Workload {
+	return &Workload{
+		Name: "slices_sort",
+		Doc:  "sort and search with slices (interpreted generic source): the import's cost against sort_sort",
+		Go: `words := strings.Fields("pear fig apple kiwi banana cherry date grape lemon mango")
+slices.Sort(words)
+i, ok := slices.BinarySearch(words, "kiwi")
+nums := []int{5, 2, 9, 1, 7}
+slices.SortFunc(nums, func(a, b int) int { return b - a })
+fmt.Println(words, i, ok, nums, slices.Index(words, "fig"))
+`,
+		Want:   wantExact(sortTaskOut),
+		Short:  true,
+		Native: sortTaskNative,
+	}
+}
+
+func sortSort() *Workload {
+	return &Workload{
+		Name: "sort_sort",
+		Doc:  "slices_sort's task with sort (native package)",
+		Go: `words := strings.Fields("pear fig apple kiwi banana cherry date grape lemon mango")
+sort.Strings(words)
+i := sort.SearchStrings(words, "kiwi")
+ok := i < len(words) && words[i] == "kiwi"
+nums := []int{5, 2, 9, 1, 7}
+sort.Slice(nums, func(a, b int) bool { return nums[a] > nums[b] })
+at := -1
+for j, w := range words {
+	if w == "fig" {
+		at = j
+		break
+	}
+}
+fmt.Println(words, i, ok, nums, at)
+`,
+		Want:   wantExact(sortTaskOut),
+		Short:  true,
+		Native: sortTaskNative,
+	}
+}
+
+func sortTaskNative(context.Context) (string, error) {
+	words := strings.Fields("pear fig apple kiwi banana cherry date grape lemon mango")
+	sort.Strings(words)
+	i := sort.SearchStrings(words, "kiwi")
+	ok := i < len(words) && words[i] == "kiwi"
+	nums := []int{5, 2, 9, 1, 7}
+	sort.Slice(nums, func(a, b int) bool { return nums[a] > nums[b] })
+	at := sort.SearchStrings(words, "fig")
+	return fmt.Sprintln(words, i, ok, nums, at), nil
 }
 
 // errWant is returned when a run's result is not what its workload wants.

@@ -78,10 +78,10 @@ func TestWorkloads(t *testing.T) {
 			})
 		}
 	}
-	for _, n := range []string{"trivial", "trivial_fmt", "one_call", "calls_1000", "loop_1000", "agent_shop", "fanout_100", "json_heavy", "compute", "compile_error", "timeout"} {
+	for _, n := range []string{"trivial", "trivial_fmt", "one_call", "calls_1000", "loop_1000", "agent_shop", "fanout_100", "json_heavy", "compute", "compile_error", "timeout", "corpus_100", "slices_sort", "sort_sort"} {
 		assert.True(t, names[n], "workload %s", n)
 	}
-	assert.Len(t, Workloads(), 11)
+	assert.Len(t, Workloads(), 14)
 }
 
 // TestWant checks that the checks can fail: a wrong output, a success
