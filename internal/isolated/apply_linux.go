@@ -32,8 +32,10 @@ func applyLimits(l Limits) error {
 	if err := set("RLIMIT_CORE", syscall.RLIMIT_CORE, 0); err != nil {
 		return err
 	}
-	if err := set("RLIMIT_FSIZE", syscall.RLIMIT_FSIZE, 0); err != nil {
-		return err
+	if !profiling {
+		if err := set("RLIMIT_FSIZE", syscall.RLIMIT_FSIZE, 0); err != nil {
+			return err
+		}
 	}
 	// Never gain privileges through exec (set-uid binaries, file caps).
 	if _, _, e := syscall.RawSyscall6(syscall.SYS_PRCTL, prSetNoNewPrivs, 1, 0, 0, 0, 0); e != 0 {

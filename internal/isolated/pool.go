@@ -61,7 +61,7 @@ func NewPool(cfg Config) (*Pool, error) {
 	l := cfg.Limits.WithDefaults()
 	return proc.NewPool(proc.Config{
 		Role: cfg.Role, Size: cfg.Size, Path: cfg.Path, Args: cfg.Args,
-		Env: []string{limitsEnv + "=" + l.encode()}, TempDir: true, Limited: true,
+		Env: append([]string{limitsEnv + "=" + l.encode()}, profileEnv()...), TempDir: true, Limited: true,
 		StartTimeout: cfg.StartTimeout, Stderr: cfg.Stderr,
 		Hint: " (does main call engine.MaybeServeWorker first?)",
 	}, func(c *proc.Child) *Worker { return &Worker{Child: c} })

@@ -73,10 +73,14 @@ func Register(name string, cfg ServeConfig) { proc.Register(name, cfg.role()) }
 
 // role is cfg as a child role of package internal/proc.
 func (cfg ServeConfig) role() proc.Role {
+	var prof *workerProfile // see ProfileEnv
 	return proc.Role{
 		Setup: func() error {
 			l, err := decodeLimits(os.Getenv(limitsEnv))
 			if err != nil {
+				return err
+			}
+			if prof, err = startProfile(); err != nil {
 				return err
 			}
 			os.Clearenv()
@@ -94,6 +98,9 @@ func (cfg ServeConfig) role() proc.Role {
 			if cfg.Serve == nil {
 				return nil
 			}
+			// Stopped before the pipes close: the host kills what is
+			// left of the worker once they have.
+			defer prof.stop()
 			src, arrived := newPipeReader(in)
 			return cfg.Serve(&Conn{R: wire.NewReader(src), W: wire.NewWriter(out), arrived: arrived})
 		},
