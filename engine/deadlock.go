@@ -1,16 +1,14 @@
 package engine
 
 // DeadlockError ends an execution whose goroutines were all blocked on
-// the script's own channels with no tool call running, as Go's runtime
-// ends such a program ("fatal error: all goroutines are asleep -
-// deadlock!"), with return code CodeDeadlock, instead of waiting for the
-// timeout. The interpreter proves the deadlock before reporting it (see
-// the yaegi fork's README, patch 78): a script that something outside it
-// could still wake (time.Sleep, a timer's or a context's channel, a tool
-// call, a native callback such as time.AfterFunc, a blocked read) is never
-// reported; a goroutine blocked in a sync.Mutex or a WaitGroup's Wait is
-// not counted as blocked either, so such a script still ends at its
-// timeout.
+// the script's own channels, mutexes, WaitGroups and Conds with no tool
+// call running, as Go's runtime ends such a program ("fatal error: all
+// goroutines are asleep - deadlock!"), with return code CodeDeadlock,
+// instead of waiting for the timeout. The interpreter proves the deadlock
+// before reporting it (see the yaegi fork's README, patches 78 and 108): a
+// script that something outside it could still wake (time.Sleep, a
+// timer's or a context's channel, a tool call, a native callback such as
+// time.AfterFunc, a blocked read) is never reported.
 type DeadlockError struct {
 	// Report is Go's message and, for each goroutine, its state and the
 	// line where it waits ("goroutine [chan receive]:\n\tline 7").

@@ -239,11 +239,108 @@ func parked(blocked map[uint64]waiter) bool {
 	}
 	for _, w := range blocked {
 		st, ok := states[w.goid]
-		if !ok || !(bytes.HasPrefix(st, []byte("select")) || bytes.HasPrefix(st, []byte("chan "))) {
+		if !ok || !parkedIn(w.state, st) { // toolscript patch 108
 			return false
 		}
 	}
 	return true
+}
+
+// toolscript patch 108: parkedIn tells whether st, the state Go's runtime
+// gives a goroutine, is the wait of a goroutine registered as blocked in
+// state: a channel operation, or one of the sync calls of
+// syncWaitMethod (RWMutex.Lock first takes a Mutex).
+func parkedIn(state string, st []byte) bool {
+	switch state {
+	case "sync.RWMutex.Lock":
+		return bytes.HasPrefix(st, []byte(state)) || bytes.HasPrefix(st, []byte("sync.Mutex.Lock"))
+	case "sync.Mutex.Lock", "sync.RWMutex.RLock", "sync.WaitGroup.Wait", "sync.Cond.Wait":
+		return bytes.HasPrefix(st, []byte(state))
+	}
+	return bytes.HasPrefix(st, []byte("select")) || bytes.HasPrefix(st, []byte("chan "))
+}
+
+// toolscript patch 108: syncWaitMethod binds the methods of package sync
+// that block until another goroutine acts (Mutex.Lock, RWMutex.Lock and
+// RLock, WaitGroup.Wait, Cond.Wait) so that a goroutine waiting in one
+// counts as blocked for the deadlock detection, as Go's runtime counts
+// it: a Lock that TryLock gets at once registers nothing. It returns nil
+// for any other method, or when detection is off.
+func (interp *Interpreter) syncWaitMethod(n *node, t reflect.Type, name string) func(reflect.Value) reflect.Value {
+	if interp.deadlock.report == nil {
+		return nil
+	}
+	// Only a method called where it is selected, on the goroutine that
+	// selects it: a go statement's native call runs on a goroutine the
+	// detection does not count, and a method value may be called anywhere.
+	if a := n.anc; a == nil || a.kind != callExpr || a.child[0] != n || a.anc == nil || a.anc.kind == goStmt {
+		return nil
+	}
+	switch {
+	case t == reflect.TypeFor[*sync.Mutex]() && name == "Lock":
+		return func(r reflect.Value) reflect.Value {
+			mu := r.Interface().(*sync.Mutex)
+			return reflect.ValueOf(func() {
+				if !mu.TryLock() {
+					interp.syncWait(n, "sync.Mutex.Lock", mu.Lock)
+				}
+			})
+		}
+	case t == reflect.TypeFor[*sync.RWMutex]() && name == "Lock":
+		return func(r reflect.Value) reflect.Value {
+			mu := r.Interface().(*sync.RWMutex)
+			return reflect.ValueOf(func() {
+				if !mu.TryLock() {
+					interp.syncWait(n, "sync.RWMutex.Lock", mu.Lock)
+				}
+			})
+		}
+	case t == reflect.TypeFor[*sync.RWMutex]() && name == "RLock":
+		return func(r reflect.Value) reflect.Value {
+			mu := r.Interface().(*sync.RWMutex)
+			return reflect.ValueOf(func() {
+				if !mu.TryRLock() {
+					interp.syncWait(n, "sync.RWMutex.RLock", mu.RLock)
+				}
+			})
+		}
+	case t == reflect.TypeFor[*sync.WaitGroup]() && name == "Wait":
+		return func(r reflect.Value) reflect.Value {
+			wg := r.Interface().(*sync.WaitGroup)
+			return reflect.ValueOf(func() { interp.syncWait(n, "sync.WaitGroup.Wait", wg.Wait) })
+		}
+	case t == reflect.TypeFor[*sync.Cond]() && name == "Wait":
+		return func(r reflect.Value) reflect.Value {
+			c := r.Interface().(*sync.Cond)
+			return reflect.ValueOf(func() { interp.syncWait(n, "sync.Cond.Wait", c.Wait) })
+		}
+	}
+	return nil
+}
+
+// toolscript patch 108: syncWait runs wait, the blocking sync call at n,
+// with the goroutine registered as blocked in state meanwhile.
+func (interp *Interpreter) syncWait(n *node, state string, wait func()) {
+	id, ok := interp.deadlock.enter(interp, waiter{currentGoid(), n, state})
+	if !ok {
+		wait()
+		return
+	}
+	defer interp.deadlock.leave(id)
+	wait()
+}
+
+// toolscript patch 108: currentGoid is the id of the calling goroutine,
+// from its stack header ("goroutine 18 [running]:").
+func currentGoid() int64 {
+	var buf [64]byte
+	s := buf[:runtime.Stack(buf[:], false)]
+	s = bytes.TrimPrefix(s, []byte("goroutine "))
+	if i := bytes.IndexByte(s, ' '); i > 0 {
+		s = s[:i]
+	}
+	id, _ := strconv.ParseInt(string(s), 10, 64)
+	return id
 }
 
 // goid is the id of the goroutine running frame f, read once per frame
@@ -253,13 +350,7 @@ func goid(f *frame) int64 {
 	if f.goid != 0 {
 		return f.goid
 	}
-	var buf [64]byte
-	s := buf[:runtime.Stack(buf[:], false)]
-	s = bytes.TrimPrefix(s, []byte("goroutine "))
-	if i := bytes.IndexByte(s, ' '); i > 0 {
-		s = s[:i]
-	}
-	f.goid, _ = strconv.ParseInt(string(s), 10, 64)
+	f.goid = currentGoid() // toolscript patch 108
 	return f.goid
 }
 

@@ -2237,7 +2237,10 @@ func binMethodOf(n *node, t reflect.Type) func(reflect.Value) reflect.Value {
 	if h == nil || t == nil || t.Kind() == reflect.Interface {
 		return nil
 	}
-	return h(t, n.child[1].ident)
+	if bind := h(t, n.child[1].ident); bind != nil { // toolscript patch 108
+		return bind
+	}
+	return n.interp.syncWaitMethod(n, t, n.child[1].ident) // toolscript patch 108
 }
 
 // toolscript patch 26: seqBinMethod generates the selection of a native
