@@ -8,7 +8,7 @@ require (
 	github.com/dop251/goja v0.0.0-20260917113740-793a2a65c13b
 	github.com/stretchr/testify v1.12.1
 	github.com/toolscript/toolscript v0.0.0-00010101000000-000000000000
-	github.com/traefik/yaegi v0.16.2-0.20260209085605-fcb76d1ece0c
+	github.com/traefik/yaegi v0.16.1
 	go.starlark.net v0.0.0-20260908191801-89a6a09411d5
 )
 

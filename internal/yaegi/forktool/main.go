@@ -12,8 +12,9 @@
 // patches as an ordered series of unified diffs (internal/yaegi/patches),
 // checks that the series reproduces the fork byte for byte, regenerates it
 // from the fork, or applies it onto another upstream version. Upstream
-// sources come from the module cache, or the module proxy through
-// go mod download.
+// sources, at the base internal/yaegi/README.md names (toolscript's module
+// does not require upstream yaegi), come from the module cache, or the
+// module proxy through go mod download.
 package main
 
 import (

@@ -662,6 +662,6 @@ func applyOnto(root, version, out string, reject bool) error {
 	if err != nil {
 		return err
 	}
-	fmt.Println("next: copy them over internal/yaegi, set the version in go.mod and internal/yaegi/README.md, run the tests, apply.sh --export, check.sh -baseline")
+	fmt.Println("next: copy them over internal/yaegi, set the version in internal/yaegi/README.md, run the tests, apply.sh --export, check.sh -baseline")
 	return nil
 }

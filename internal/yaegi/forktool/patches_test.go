@@ -104,7 +104,9 @@ func TestSplitGroup(t *testing.T) {
 
 // TestCheckSeries is apply.sh --check in the default suite: every hunk of
 // the fork is marked, and the committed series, applied onto upstream at
-// the base (go.mod's version, already in the module cache), reproduces the
+// the base (the version internal/yaegi/README.md names, which the main
+// module does not require: download fetches it through the module proxy
+// when the module cache lacks it), reproduces the
 // fork's sources byte for byte. After a change to the fork, run
 // `bash internal/yaegi/patches/apply.sh --export` and commit the series.
 func TestCheckSeries(t *testing.T) {

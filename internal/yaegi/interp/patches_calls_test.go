@@ -8,7 +8,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"github.com/traefik/yaegi/stdlib"
 )
 
 // TestCallResultsStartAtZero checks patch 79: each call from one call site

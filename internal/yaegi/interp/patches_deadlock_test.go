@@ -9,7 +9,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"github.com/traefik/yaegi/stdlib"
 )
 
 // runDeadlock runs src with a Deadlock hook and returns the report, or ""

@@ -5,8 +5,6 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
-
-	"github.com/traefik/yaegi/stdlib"
 )
 
 // runGeneric compiles and runs src (a main package) with the standard

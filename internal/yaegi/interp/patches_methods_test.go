@@ -4,8 +4,6 @@ import (
 	"io"
 	"strings"
 	"testing"
-
-	"github.com/traefik/yaegi/stdlib"
 )
 
 // methodDecls are the script types the method tests use.

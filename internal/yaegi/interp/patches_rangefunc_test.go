@@ -9,7 +9,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"github.com/traefik/yaegi/stdlib"
 )
 
 // rangeFuncPrelude declares the iterators the cases of TestRangeFunc range

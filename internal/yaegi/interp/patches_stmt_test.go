@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
-	"github.com/traefik/yaegi/stdlib"
 )
 
 // runStmtProgram runs a main package with fmt and returns its output; it

@@ -13,8 +13,6 @@ import (
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/traefik/yaegi/stdlib"
 )
 
 // TestUseSharedCopiesOnWrite checks that a shared symbol table is read by

@@ -9,9 +9,7 @@ import (
 	"math/bits"
 	"os"
 	"path"
-	"reflect"
-
-	gen "github.com/traefik/yaegi/stdlib/generic"
+	"reflect" // toolscript patch 105: and no stdlib/generic (see Use)
 )
 
 // Symbols returns a map of interpreter exported symbol values for the given
@@ -213,13 +211,10 @@ func (interp *Interpreter) Use(values Exports) error {
 	// well known stdlib package path.
 	if _, ok := values["fmt/fmt"]; ok {
 		fixStdlib(interp)
-
-		// Load stdlib generic source.
-		for _, s := range gen.Sources {
-			if _, err := interp.Compile(s); err != nil {
-				return err
-			}
-		}
+		// toolscript patch 105: upstream's generic sources (its
+		// stdlib/generic package) are not compiled here: toolscript
+		// interprets its own slices, maps, cmp and iter (internal/policy),
+		// and the fork imports nothing of upstream's module.
 	}
 	return nil
 }
