@@ -2019,6 +2019,10 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				} else {
 					err = n.cfgErrorf("undefined selector: %s.%s", pkg, name)
 				}
+			case isInterfaceSrc(n.typ) && n.child[0].isType(sc):
+				// toolscript patch 93: not made (upstream compiled it as
+				// a method value without its receiver).
+				err = interfaceMethodExpr(n)
 			case isStruct(n.typ) || isInterfaceSrc(n.typ):
 				// Find a matching field.
 				if ti := n.typ.lookupField(n.child[1].ident); len(ti) > 0 {
@@ -3220,6 +3224,9 @@ func compositeGenerator(n *node, typ *itype, rtyp reflect.Type) (gen bltnGenerat
 // to find the corresponding method, and populates n accordingly.
 func matchSelectorMethod(sc *scope, n *node) (err error) {
 	name := n.child[1].ident
+	if ok, err := binMethodExpr(sc, n); ok { // toolscript patch 93
+		return err
+	}
 	if n.typ.cat == valueT || n.typ.cat == errorT {
 		switch method, ok := n.typ.rtype.MethodByName(name); {
 		case ok:
@@ -3307,6 +3314,17 @@ func matchSelectorMethod(sc *scope, n *node) (err error) {
 			n.typ = &itype{}
 			*n.typ = *m.typ
 			n.typ.arg = append([]*itype{n.child[0].typ}, m.typ.arg...)
+			// toolscript patch 93: the type of a function with the
+			// receiver first (the copy kept the method's reflect type),
+			// and T.M of a pointer-receiver method is Go's error.
+			n.typ.recv, n.typ.rtype, n.typ.str = nil, nil, funcOf(n.typ.arg, n.typ.ret).str
+			if t := n.child[0].typ; m.typ.recv != nil && m.typ.recv.cat == ptrT && t.cat != ptrT && !embeddedViaPointer(t, lind) {
+				tn := n.child[0].ident
+				if tn == "" {
+					tn = t.str
+				}
+				return n.cfgErrorf("invalid method expression %s.%s (needs pointer receiver (*%s).%s)", tn, name, tn, name)
+			}
 		} else {
 			// Handle method with receiver.
 			n.gen = getMethod

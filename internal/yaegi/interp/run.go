@@ -1277,6 +1277,7 @@ func genFunctionWrapper(n *node) func(*frame) reflect.Value {
 	if n.recv != nil {
 		rcvr = genValueRecv(n)
 	}
+	mexpr, mindex := methodExpr(n) // toolscript patch 93
 	funcType := n.typ.TypeOf()
 
 	value := genValue(n)
@@ -1321,7 +1322,12 @@ func genFunctionWrapper(n *node) func(*frame) reflect.Value {
 				d[i] = reflect.New(t).Elem()
 			}
 
-			if rcvr == nil {
+			if mexpr != nil {
+				// toolscript patch 93: a method expression's first
+				// argument is the receiver.
+				d[numRet].Set(methodExprRecv(in[0], mindex, d[numRet].Type()))
+				d, in = d[numRet+1:], in[1:]
+			} else if rcvr == nil {
 				d = d[numRet:]
 			} else {
 				// Copy method receiver as first argument.
@@ -1641,6 +1647,15 @@ func call(n *node) {
 			return tnext
 		}
 		return
+	}
+
+	if m, index := methodExpr(c0); m != nil && len(values) > 0 {
+		// toolscript patch 93: the first argument of a method
+		// expression called directly is the receiver.
+		arg0, retn := values[0], len(m.typ.ret)
+		values[0] = func(f *frame) reflect.Value {
+			return methodExprRecv(arg0(f), index, m.types[retn])
+		}
 	}
 
 	n.exec = func(f *frame) bltn {

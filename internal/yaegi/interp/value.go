@@ -72,6 +72,9 @@ func genValueRecv(n *node) func(*frame) reflect.Value {
 }
 
 func genValueAsFunctionWrapper(n *node) func(*frame) reflect.Value {
+	if m, _ := methodExpr(n); m != nil {
+		return genFunctionWrapper(n) // toolscript patch 93
+	}
 	value := genValue(n)
 	typ := n.typ.TypeOf()
 
@@ -173,6 +176,9 @@ func genDestValue(typ *itype, n *node) func(*frame) reflect.Value {
 }
 
 func genFuncValue(n *node) func(*frame) reflect.Value {
+	if m, _ := methodExpr(n); m != nil {
+		return genFunctionWrapper(n) // toolscript patch 93
+	}
 	value := genValue(n)
 	return func(f *frame) reflect.Value {
 		v := value(f)
