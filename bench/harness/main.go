@@ -26,9 +26,19 @@ import (
 // status; bench/cmd/bench calls harness.Main(os.Args[1:], nil). It first
 // hands a worker process of the isolated runtime to
 // engine.MaybeServeWorker, so it must run before anything else of main.
-// Main closes the extra engines.
+// Main closes the extra engines. The runner measures each cell of an
+// extra engine in a child process of its own binary (see inChild), which
+// Main serves too.
 func Main(args []string, extra []Engine) int {
 	engine.MaybeServeWorker()
+	if len(args) > 0 && args[0] == childArg {
+		defer func() {
+			for _, e := range extra {
+				e.Close()
+			}
+		}()
+		return serveChild(args[1:], extra, os.Stderr)
+	}
 	return run(args, extra, os.Stdout, os.Stderr)
 }
 
@@ -39,6 +49,9 @@ type options struct {
 	cpuProfile, memProfile      string
 	workload, engine            string
 	filter, engines             *regexp.Regexp
+	// extraInProcess measures the extra engines in this process (the
+	// tests' fakes), not in child processes.
+	extraInProcess bool
 }
 
 func run(args []string, extra []Engine, stdout, stderr io.Writer) int {
@@ -228,8 +241,23 @@ func bench(ctx context.Context, o options, extra []Engine, stderr io.Writer) (*R
 	}
 	p := newProgress(stderr, total)
 	defer p.done()
+	// An extra engine (a peer) is measured in child processes: one that
+	// crashes costs its cell, not the run.
+	child := func(e Engine) bool { return !o.extraInProcess && slices.Contains(extra, e) }
 	cell := func(w *Workload, e Engine) Cell {
 		p.step(e.Name() + " " + w.Name)
+		if child(e) {
+			var c Cell
+			crash, err := inChild(ctx, "cell", e.Name(), w.Name, 0, o.short, &c)
+			switch {
+			case err != nil:
+				return Cell{Workload: w.Name, Engine: e.Name(), Err: err.Error()}
+			case crash != "":
+				return Cell{Workload: w.Name, Engine: e.Name(), Crashed: true, Err: crash}
+			}
+			c.summarize()
+			return c
+		}
 		runFn, err := e.Prepare(w)
 		if errors.Is(err, ErrUnsupported) {
 			return Cell{Workload: w.Name, Engine: e.Name(), Unsupported: true}
@@ -253,6 +281,20 @@ func bench(ctx context.Context, o options, extra []Engine, stderr io.Writer) (*R
 	rate := func(name string, k int, e Engine) (Rate, bool) {
 		w, _ := WorkloadByName(name)
 		p.step(fmt.Sprintf("%s %s ×%d", e.Name(), name, k))
+		if child(e) {
+			var r Rate
+			crash, err := inChild(ctx, "rate", e.Name(), name, k, o.short, &r)
+			switch {
+			case err != nil:
+				return Rate{Workload: name, Engine: e.Name(), Concurrency: k, Err: err.Error()}, true
+			case crash != "":
+				return Rate{Workload: name, Engine: e.Name(), Concurrency: k, Crashed: true, Err: crash}, true
+			case r.Unsupported:
+				return Rate{}, false
+			}
+			r.summarize()
+			return r, true
+		}
 		runFn, err := e.Prepare(w)
 		if errors.Is(err, ErrUnsupported) {
 			return Rate{}, false

@@ -42,8 +42,12 @@ type Cell struct {
 	Engine   string `json:"engine"`
 	// Unsupported: the engine has no script for the workload.
 	Unsupported bool `json:"unsupported,omitempty"`
-	// Err is why the cell has no result (a failed or wrong run).
+	// Err is why the cell has no result (a failed or wrong run, or,
+	// when Crashed, the crash).
 	Err string `json:"error,omitempty"`
+	// Crashed: the engine, measured in a child process (a peer), crashed
+	// that process; Err holds its panic.
+	Crashed bool `json:"crashed,omitempty"`
 	// Samples are nanoseconds per execution, one per sample.
 	Samples []float64 `json:"ns_per_op,omitempty"`
 	// Iters is the number of executions of each sample.
@@ -148,10 +152,14 @@ func Measure(ctx context.Context, w *Workload, engine string, run func(context.C
 
 // Rate is a throughput: executions per second with k at once.
 type Rate struct {
-	Workload    string    `json:"workload"`
-	Engine      string    `json:"engine"`
-	Concurrency int       `json:"concurrency"`
-	Err         string    `json:"error,omitempty"`
+	Workload    string `json:"workload"`
+	Engine      string `json:"engine"`
+	Concurrency int    `json:"concurrency"`
+	Err         string `json:"error,omitempty"`
+	// Unsupported and Crashed are as in Cell (they come from a child
+	// process, where the engine's Prepare runs).
+	Unsupported bool      `json:"unsupported,omitempty"`
+	Crashed     bool      `json:"crashed,omitempty"`
 	Samples     []float64 `json:"executions_per_second,omitempty"`
 	// Summary is the median and its 95 % interval (benchmath).
 	Summary benchmath.Summary `json:"-"`
@@ -192,6 +200,14 @@ func MeasureRate(ctx context.Context, w *Workload, engine string, run func(conte
 		}
 		r.Samples = append(r.Samples, float64(n.Load())/el.Seconds())
 	}
-	r.Summary = benchmath.AssumeNothing.Summary(benchmath.NewSample(r.Samples, &benchmath.DefaultThresholds), Confidence)
+	r.summarize()
 	return r
+}
+
+// summarize fills Summary from Samples.
+func (r *Rate) summarize() {
+	if len(r.Samples) == 0 {
+		return
+	}
+	r.Summary = benchmath.AssumeNothing.Summary(benchmath.NewSample(r.Samples, &benchmath.DefaultThresholds), Confidence)
 }

@@ -73,12 +73,14 @@ func (r *Report) WriteJSON(file string) error {
 }
 
 // Missing lists the cells that apply but have no result: a failed or
-// wrong run, an engine that did not start, a rate without samples.
+// wrong run, an engine that did not start, a rate without samples. A
+// peer's crash (Crashed, see Crashes) is a finding about the peer, not a
+// missing result.
 func (r *Report) Missing() []string {
 	var m []string
 	m = append(m, r.StartErrors...)
 	check := func(kind string, c Cell) {
-		if !c.Unsupported && !c.OK() {
+		if !c.Unsupported && !c.Crashed && !c.OK() {
 			m = append(m, fmt.Sprintf("%s %s on %s: %s", kind, c.Workload, c.Engine, c.Err))
 		}
 	}
@@ -90,7 +92,7 @@ func (r *Report) Missing() []string {
 	}
 	for _, rs := range [][]Rate{r.Rates, r.Concurrency} {
 		for _, x := range rs {
-			if x.Err != "" || len(x.Samples) == 0 {
+			if !x.Crashed && (x.Err != "" || len(x.Samples) == 0) {
 				m = append(m, fmt.Sprintf("rate %s ×%d on %s: %s", x.Workload, x.Concurrency, x.Engine, x.Err))
 			}
 		}
@@ -100,6 +102,30 @@ func (r *Report) Missing() []string {
 		for _, e := range []string{InProcessName, IsolatedName} {
 			if slices.Contains(r.Engines, e) && r.cell(w, e) == nil {
 				m = append(m, fmt.Sprintf("workload %s on %s: not measured", w, e))
+			}
+		}
+	}
+	return m
+}
+
+// Crashes lists the cells whose engine crashed its child process, with
+// the crash.
+func (r *Report) Crashes() []string {
+	var m []string
+	for _, c := range r.Cells {
+		if c.Crashed {
+			m = append(m, fmt.Sprintf("%s %s: %s", c.Engine, c.Workload, c.Err))
+		}
+	}
+	for _, c := range r.Curves {
+		if c.Crashed {
+			m = append(m, fmt.Sprintf("%s %s: %s", c.Engine, c.Workload, c.Err))
+		}
+	}
+	for _, rs := range [][]Rate{r.Rates, r.Concurrency} {
+		for _, x := range rs {
+			if x.Crashed {
+				m = append(m, fmt.Sprintf("%s %s ×%d: %s", x.Engine, x.Workload, x.Concurrency, x.Err))
 			}
 		}
 	}
@@ -181,6 +207,8 @@ func (c *Cell) text(floor *Cell) string {
 	switch {
 	case c == nil || c.Unsupported:
 		return "–"
+	case c.Crashed:
+		return "crashed"
 	case !c.OK():
 		return "FAILED"
 	}
@@ -194,6 +222,9 @@ func (c *Cell) text(floor *Cell) string {
 func rateText(r *Rate) string {
 	if r == nil {
 		return "–"
+	}
+	if r.Crashed {
+		return "crashed"
 	}
 	if r.Err != "" || len(r.Samples) == 0 {
 		return "FAILED"
@@ -264,6 +295,13 @@ func (r *Report) WriteTable(w io.Writer) {
 		rows = append(rows, row)
 	}
 	mdTable(w, head, rows)
+	if crashes := r.Crashes(); len(crashes) > 0 {
+		fmt.Fprintln(w, "\nCrashed (the engine's child process died; every other cell was measured):")
+		fmt.Fprintln(w)
+		for _, c := range crashes {
+			fmt.Fprintln(w, "- "+c)
+		}
+	}
 	// The cost of one tool call, as a difference.
 	var per []string
 	for _, e := range r.Engines {

@@ -1,5 +1,0 @@
-//go:build !race
-
-package peers
-
-const raceEnabled = false
