@@ -632,6 +632,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				n.typ.name = typeName
 			}
 			sc.sym[typeName] = &symbol{kind: typeSym, typ: n.typ}
+			interp.noteNamed(n.typ) // toolscript patch 89
 			return false
 
 		case constDecl:

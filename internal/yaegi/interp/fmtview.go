@@ -431,7 +431,7 @@ func (interp *Interpreter) fmtTypeVerbs(n *node, values []func(*frame) reflect.V
 	var named []bool
 	for k := fmtIdx + 1; k < len(child); k++ {
 		t := child[k].typ
-		if t == nil || (!isInterface(t) && !hasScriptName(t, map[*itype]bool{})) { // toolscript patch 42: an error too
+		if t == nil || (!isInterface(t) && !hasScriptName(t, map[*itype]bool{}) && !holdsInterface(t, map[*itype]bool{})) { // toolscript patches 42 and 89
 			continue
 		}
 		if named == nil {
@@ -442,18 +442,21 @@ func (interp *Interpreter) fmtTypeVerbs(n *node, values []func(*frame) reflect.V
 		static := ""
 		if !isInterface(t) { // toolscript patch 42
 			static = t.str
+			if !hasScriptName(t, map[*itype]bool{}) { // toolscript patch 89: []any
+				static = t.TypeOf().String()
+			}
 		}
 		values[k] = func(f *frame) reflect.Value {
 			if !typeVerbAt(format(f).String(), arg) {
 				if goSyntaxVerbAt(format(f).String(), arg) { // toolscript patch 42
-					return reflect.ValueOf(fmtText(goSyntax(t, raw(f), true)))
+					return reflect.ValueOf(fmtText(goSyntaxer{interp, n}.goSyntax(t, raw(f), true))) // toolscript patch 89
 				}
 				return prior(f)
 			}
 			if static != "" {
 				return reflect.ValueOf(static)
 			}
-			return reflect.ValueOf(dynamicTypeName(raw(f)))
+			return reflect.ValueOf(interp.dynamicTypeName(n, raw(f))) // toolscript patch 89
 		}
 	}
 	if named == nil {
@@ -491,8 +494,10 @@ func hasScriptName(t *itype, seen map[*itype]bool) bool {
 	return false
 }
 
-// dynamicTypeName is what %T prints for v, an interface's value.
-func dynamicTypeName(v reflect.Value) string {
+// dynamicTypeName is what %T prints for v, an interface's value, in the
+// call n; a value whose script type name the interpreter lost is a
+// run-time error (toolscript patch 89).
+func (interp *Interpreter) dynamicTypeName(n *node, v reflect.Value) string {
 	for v.IsValid() && v.Kind() == reflect.Interface {
 		if v.IsNil() {
 			return "<nil>"
@@ -511,10 +516,13 @@ func dynamicTypeName(v reflect.Value) string {
 				return "<nil>"
 			}
 			if isInterfaceSrc(vi.node.typ) {
-				return dynamicTypeName(vi.value)
+				return interp.dynamicTypeName(n, vi.value)
 			}
 			return vi.node.typ.str
 		}
+	}
+	if names := interp.lostName(v.Type(), true); names != "" { // toolscript patch 89
+		panic(lostTypeError(n, "%T", names, v.Type()))
 	}
 	return v.Type().String()
 }
@@ -621,9 +629,9 @@ func goSyntaxVerbAt(format string, arg int) bool {
 // script's type names, as Go does (main.P{X:1, Y:2}); top is false
 // inside another value, where a pointer prints as an address
 // (toolscript patch 42).
-func goSyntax(t *itype, v reflect.Value, top bool) string {
+func (g goSyntaxer) goSyntax(t *itype, v reflect.Value, top bool) string { // toolscript patch 89: a method
 	if t == nil || isBin(t) || !v.IsValid() {
-		return goSyntaxNative(v)
+		return g.native(v)
 	}
 	if isInterface(t) {
 		nilName := t.str + "(nil)"
@@ -639,11 +647,11 @@ func goSyntax(t *itype, v reflect.Value, top bool) string {
 		}
 		if nod == nil {
 			if wn := wrapperNode(raw); wn != nil {
-				return goSyntax(wn.typ, raw.Field(0).Elem(), top)
+				return g.goSyntax(wn.typ, raw.Field(0).Elem(), top)
 			}
-			return goSyntaxNative(raw)
+			return g.native(raw)
 		}
-		return goSyntax(nod.typ, raw, top)
+		return g.goSyntax(nod.typ, raw, top)
 	}
 	for v.Kind() == reflect.Interface && !v.IsNil() {
 		v = v.Elem()
@@ -653,10 +661,10 @@ func goSyntax(t *itype, v reflect.Value, top bool) string {
 	}
 	switch t.cat {
 	case linkedT:
-		return goSyntax(t.val, v, top)
+		return g.goSyntax(t.val, v, top)
 	case ptrT:
 		if v.Kind() != reflect.Ptr {
-			return goSyntaxNative(v)
+			return g.native(v)
 		}
 		if v.IsNil() {
 			return "(" + t.str + ")(nil)"
@@ -664,16 +672,16 @@ func goSyntax(t *itype, v reflect.Value, top bool) string {
 		if top {
 			switch t.val.cat {
 			case structT, sliceT, arrayT, mapT:
-				return "&" + goSyntax(t.val, v.Elem(), false)
+				return "&" + g.goSyntax(t.val, v.Elem(), false)
 			}
 		}
 		return fmt.Sprintf("(%s)(%#x)", t.str, v.Pointer())
 	case structT:
 		if v.Kind() != reflect.Struct || v.NumField() != len(t.field) {
-			return goSyntaxNative(v)
+			return g.native(v)
 		}
 		var b strings.Builder
-		b.WriteString(t.str)
+		b.WriteString(goTypeName(t))
 		b.WriteByte('{')
 		for i, fl := range t.field {
 			if i > 0 {
@@ -681,54 +689,81 @@ func goSyntax(t *itype, v reflect.Value, top bool) string {
 			}
 			b.WriteString(fl.name)
 			b.WriteByte(':')
-			b.WriteString(goSyntax(fl.typ, v.Field(i), false))
+			b.WriteString(g.goSyntax(fl.typ, v.Field(i), false))
 		}
 		b.WriteByte('}')
 		return b.String()
 	case sliceT, arrayT:
 		if v.Kind() == reflect.Slice && v.IsNil() {
-			return t.str + "(nil)"
+			return goTypeName(t) + "(nil)"
 		}
 		if v.Kind() != reflect.Slice && v.Kind() != reflect.Array {
-			return goSyntaxNative(v)
+			return g.native(v)
 		}
 		var b strings.Builder
-		b.WriteString(t.str)
+		b.WriteString(goTypeName(t))
 		b.WriteByte('{')
 		for i := 0; i < v.Len(); i++ {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			b.WriteString(goSyntax(t.val, v.Index(i), false))
+			b.WriteString(g.goSyntax(t.val, v.Index(i), false))
 		}
 		b.WriteByte('}')
 		return b.String()
 	case mapT:
 		if v.Kind() != reflect.Map {
-			return goSyntaxNative(v)
+			return g.native(v)
 		}
 		if v.IsNil() {
-			return t.str + "(nil)"
+			return goTypeName(t) + "(nil)"
 		}
 		keys := v.MapKeys()
 		less, ok := rawLess(v.Type().Key().Kind())
 		if !ok {
-			return goSyntaxNative(v)
+			return g.native(v)
 		}
 		sort.Slice(keys, func(i, j int) bool { return less(keys[i], keys[j]) })
 		var b strings.Builder
-		b.WriteString(t.str)
+		b.WriteString(goTypeName(t))
 		b.WriteByte('{')
 		for i, k := range keys {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			b.WriteString(goSyntax(t.key, k, false))
+			b.WriteString(g.goSyntax(t.key, k, false))
 			b.WriteByte(':')
-			b.WriteString(goSyntax(t.val, v.MapIndex(k), false))
+			b.WriteString(g.goSyntax(t.val, v.MapIndex(k), false))
 		}
 		b.WriteByte('}')
 		return b.String()
+	}
+	return g.native(v)
+}
+
+// goTypeName is Go's name of t in %#v: the reflect type's for a type
+// without script names ([]interface {}, not []any) (toolscript patch 89).
+func goTypeName(t *itype) string {
+	if !hasScriptName(t, map[*itype]bool{}) {
+		if rt := t.TypeOf(); rt != nil {
+			return rt.String()
+		}
+	}
+	return t.str
+}
+
+// goSyntaxer prints %#v for the call n (toolscript patch 89).
+type goSyntaxer struct {
+	interp *Interpreter
+	n      *node
+}
+
+// native is fmt's %#v of v, a value without script types, or a run-time
+// error where it would not print a script type's name (toolscript patch
+// 89).
+func (g goSyntaxer) native(v reflect.Value) string {
+	if names := g.interp.lostGoSyntax(v, true, true, 0); names != "" {
+		panic(lostTypeError(g.n, "%#v", names, v.Type()))
 	}
 	return goSyntaxNative(v)
 }

@@ -358,6 +358,7 @@ func (interp *Interpreter) gta(root *node, rpath, importPath, pkgName string) ([
 				n.typ.path = pkgName
 			}
 			n.typ.str = n.typ.path + "." + n.typ.name
+			interp.noteNamed(n.typ) // toolscript patch 89
 
 			asImportName := path.Join(typeName, baseName)
 			if _, exists := sc.sym[asImportName]; exists {

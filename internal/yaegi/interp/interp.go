@@ -222,6 +222,7 @@ type Interpreter struct {
 
 	// toolscript patch 61: how fmt's print functions see script types.
 	fmtConvs fmtConverters
+	named    namedTypes // toolscript patch 89: the script's named types
 
 	// id is an atomic counter used for run cancellation,
 	// only accessed via runid/stop

@@ -116,6 +116,7 @@ func (interp *Interpreter) CompileAST(n ast.Node) (*Program, error) {
 		setExec(root.start)
 	}
 	interp.scanDeadlock(root) // toolscript patch 78
+	interp.indexNamed()       // toolscript patch 89
 	interp.mutex.Lock()
 	gs := interp.scopes[pkgName]
 	if interp.universe.symOf(pkgName) == nil { // toolscript patch 9

@@ -1170,6 +1170,7 @@ func genType(interp *Interpreter, sc *scope, name string, lt *itype, types []*it
 		interp.instArgs = map[*itype][]*itype{}
 	}
 	interp.instArgs[t] = types
+	interp.noteNamedAs(t, name) // toolscript patch 89
 	// Add generated symbol in the scope of generic source and user.
 	sc.sym[name] = &symbol{index: -1, kind: typeSym, typ: t, node: g}
 	if lt.scope.sym[name] == nil {

@@ -1,0 +1,290 @@
+package interp // toolscript patch 89
+
+// toolscript patch 89: %T and %#v never print a wrong type name for a
+// value held in an interface. A value of a script type converted to an
+// empty interface is held as the reflect value of its type's
+// representation (a struct, slice or basic type without a name) unless
+// the type has methods, so a methodless main.Point in an any, a
+// []main.Point or a *main.Point anywhere in one, was printed by %T and
+// %#v as struct { X int; Y int }. The interpreter cannot tell such a
+// value from one of the unnamed type itself, so fmt's %T and %#v of a
+// value held in an interface whose type is, or is made of, the
+// representation of a script type fail at run time with an error that
+// names the verb and the script type; a value whose type no script type
+// shares prints as in Go, as does every other verb.
+
+import (
+	"reflect"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// namedTypes are the script's named types and, once the program is
+// compiled, their representations.
+type namedTypes struct {
+	sync.RWMutex
+	types   []*itype
+	indexed int
+	byType  map[reflect.Type][]namedRep
+	inst    map[*itype]string // the name of each instance of a generic type
+}
+
+// namedRep is a script type that a reflect type represents; kept tells
+// that a value of the type, or a pointer to one, converted to an
+// interface keeps its type (the type has methods).
+type namedRep struct {
+	name string
+	kept bool
+}
+
+// noteNamed records t, a named type the script declares or instantiates.
+func (interp *Interpreter) noteNamed(t *itype) {
+	if t == nil || t.name == "" || t.cat == valueT || t.cat == interfaceT {
+		return
+	}
+	interp.named.Lock()
+	interp.named.types = append(interp.named.types, t)
+	interp.named.Unlock()
+}
+
+// noteNamedAs records t, an instance of a generic type, by its name.
+func (interp *Interpreter) noteNamedAs(t *itype, name string) {
+	if t == nil || t.cat == valueT || t.cat == interfaceT {
+		return
+	}
+	interp.named.Lock()
+	interp.named.types = append(interp.named.types, t)
+	if interp.named.inst == nil {
+		interp.named.inst = map[*itype]string{}
+	}
+	interp.named.inst[t] = name
+	interp.named.Unlock()
+}
+
+// indexNamed maps the representation of each named type recorded since
+// the last call to the type's name (at the end of a compilation).
+func (interp *Interpreter) indexNamed() {
+	interp.named.Lock()
+	defer interp.named.Unlock()
+	for ; interp.named.indexed < len(interp.named.types); interp.named.indexed++ {
+		t := interp.named.types[interp.named.indexed]
+		kept := keepsMethods(t)
+		name := t.str
+		if s, ok := interp.named.inst[t]; ok {
+			name = s
+		}
+		for _, rt := range namedReps(t) {
+			if interp.named.byType == nil {
+				interp.named.byType = map[reflect.Type][]namedRep{}
+			}
+			reps := interp.named.byType[rt]
+			if !containsRep(reps, name) {
+				interp.named.byType[rt] = append(reps, namedRep{name, kept})
+			}
+		}
+	}
+}
+
+// namedReps returns the reflect types of values of t; none for a type
+// that cannot be completed.
+func namedReps(t *itype) (rts []reflect.Type) {
+	defer func() {
+		if recover() != nil {
+			rts = nil
+		}
+	}()
+	if t.incomplete {
+		return nil
+	}
+	rt := t.TypeOf()
+	if rt == nil {
+		return nil
+	}
+	rts = append(rts, rt)
+	if ft := t.frameType(); ft != nil && ft != rt {
+		rts = append(rts, ft)
+	}
+	return rts
+}
+
+func containsRep(list []namedRep, s string) bool {
+	for _, x := range list {
+		if x.name == s {
+			return true
+		}
+	}
+	return false
+}
+
+// lostName returns the names of the script types whose name a value of
+// type rt may have lost (rt or a type it is made of is the
+// representation of a script type), or "". held tells that the value is
+// the one an interface holds, which a type with methods (or a pointer to
+// one) would have kept.
+func (interp *Interpreter) lostName(rt reflect.Type, held bool) string {
+	interp.named.RLock()
+	defer interp.named.RUnlock()
+	if len(interp.named.byType) == 0 {
+		return ""
+	}
+	return interp.lostNameLocked(rt, held, map[reflect.Type]bool{})
+}
+
+func (interp *Interpreter) lostNameLocked(rt reflect.Type, held bool, seen map[reflect.Type]bool) string {
+	if rt == nil || seen[rt] {
+		return ""
+	}
+	seen[rt] = true
+	var names []string
+	for _, r := range interp.named.byType[rt] {
+		if !held || !r.kept {
+			names = append(names, r.name)
+		}
+	}
+	if len(names) > 0 {
+		sort.Strings(names)
+		return strings.Join(names, " or ")
+	}
+	if rt.Name() != "" {
+		return "" // a native named type prints its own name
+	}
+	held = held && rt.Kind() == reflect.Ptr // *T with T's methods is kept too
+	switch rt.Kind() {
+	case reflect.Ptr, reflect.Slice, reflect.Array, reflect.Chan:
+		return interp.lostNameLocked(rt.Elem(), held, seen)
+	case reflect.Map:
+		if s := interp.lostNameLocked(rt.Key(), false, seen); s != "" {
+			return s
+		}
+		return interp.lostNameLocked(rt.Elem(), false, seen)
+	case reflect.Func:
+		for i := 0; i < rt.NumIn(); i++ {
+			if s := interp.lostNameLocked(rt.In(i), false, seen); s != "" {
+				return s
+			}
+		}
+		for i := 0; i < rt.NumOut(); i++ {
+			if s := interp.lostNameLocked(rt.Out(i), false, seen); s != "" {
+				return s
+			}
+		}
+	case reflect.Struct:
+		for i := 0; i < rt.NumField(); i++ {
+			if s := interp.lostNameLocked(rt.Field(i).Type, false, seen); s != "" {
+				return s
+			}
+		}
+	}
+	return ""
+}
+
+// lostGoSyntax returns the names of the script types whose name %#v of v,
+// a value without script types of its own, would not print, or "": the
+// type of each struct, slice, array, map, pointer, func and channel it
+// prints (a basic value prints no type name), through the values its
+// interfaces hold.
+func (interp *Interpreter) lostGoSyntax(v reflect.Value, top, held bool, depth int) string {
+	if !v.IsValid() || depth > 64 {
+		return ""
+	}
+	switch v.Kind() {
+	case reflect.Interface:
+		if v.IsNil() {
+			return ""
+		}
+		e := v.Elem()
+		if e.CanInterface() {
+			if vi, ok := e.Interface().(valueInterface); ok {
+				e = vi.value // printed through its node, by goSyntax
+				if vi.node != nil && vi.node.typ != nil && !isInterfaceSrc(vi.node.typ) {
+					return ""
+				}
+			}
+		}
+		return interp.lostGoSyntax(e, top, true, depth+1)
+	case reflect.Struct:
+		if v.CanInterface() {
+			if _, ok := v.Interface().(interface{ scriptNode() *node }); ok {
+				return "" // a wrapper keeps its value's script type
+			}
+		}
+		if s := interp.lostName(v.Type(), held); s != "" {
+			return s
+		}
+		for i := 0; i < v.NumField(); i++ {
+			if s := interp.lostGoSyntax(v.Field(i), false, false, depth+1); s != "" {
+				return s
+			}
+		}
+	case reflect.Slice, reflect.Array:
+		if s := interp.lostName(v.Type(), held); s != "" {
+			return s
+		}
+		for i := 0; i < v.Len(); i++ {
+			if s := interp.lostGoSyntax(v.Index(i), false, false, depth+1); s != "" {
+				return s
+			}
+		}
+	case reflect.Map:
+		if s := interp.lostName(v.Type(), held); s != "" {
+			return s
+		}
+		for it := v.MapRange(); it.Next(); {
+			if s := interp.lostGoSyntax(it.Key(), false, false, depth+1); s != "" {
+				return s
+			}
+			if s := interp.lostGoSyntax(it.Value(), false, false, depth+1); s != "" {
+				return s
+			}
+		}
+	case reflect.Ptr:
+		if s := interp.lostName(v.Type(), held); s != "" {
+			return s
+		}
+		if top && !v.IsNil() {
+			return interp.lostGoSyntax(v.Elem(), false, false, depth+1)
+		}
+	case reflect.Func, reflect.Chan:
+		return interp.lostName(v.Type(), held)
+	}
+	return ""
+}
+
+// holdsInterface tells whether a value of type t, a type without script
+// names, holds interfaces whose values %#v prints ([]any, map[string]any).
+func holdsInterface(t *itype, seen map[*itype]bool) bool {
+	if t == nil || seen[t] || t.cat == valueT {
+		return false
+	}
+	seen[t] = true
+	if isInterface(t) {
+		return true
+	}
+	switch t.cat {
+	case ptrT, sliceT, arrayT, variadicT, linkedT:
+		return holdsInterface(t.val, seen)
+	case mapT:
+		return holdsInterface(t.key, seen) || holdsInterface(t.val, seen)
+	case structT:
+		for _, fl := range t.field {
+			if holdsInterface(fl.typ, seen) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// lostTypeError is the run-time error of %T or %#v (verb) of a value held
+// in an interface that may be of the script types names, whose name the
+// interpreter lost.
+func lostTypeError(n *node, verb, names string, rt reflect.Type) error {
+	held := "<nil>"
+	if rt != nil {
+		held = rt.String()
+	}
+	return n.cfgErrorf("%s of a value held in an interface is not supported when it may be of type %s "+
+		"(a value of a script type without methods loses its type name in an interface; the interpreter sees %s)",
+		verb, names, held)
+}

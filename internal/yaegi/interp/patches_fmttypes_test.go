@@ -1,0 +1,86 @@
+package interp
+
+import (
+	"strings"
+	"testing"
+)
+
+// fmtTypeDecls are the script types the %T and %#v tests use.
+const fmtTypeDecls = `type P struct{ X, Y int }
+type C float64
+type IDs []int
+type Pair[T any] struct{ A, B T }
+type L struct{ N string }
+func (l L) String() string { return "L" + l.N }
+type Tier int
+func (t Tier) String() string { return "tier" }
+type W struct{ V any }
+func show(v any) string { return fmt.Sprintf("%T", v) }
+func goSyntax(v any) string { return fmt.Sprintf("%#v", v) }`
+
+// TestFmtLostTypeName checks patch 89: %T and %#v of a value held in an
+// interface whose script type name the interpreter lost (a script type
+// without methods, or a type made of one, in an any, a []any, a map, a
+// struct field, a parameter) fail at run time naming the verb and the
+// type, rather than print its structure.
+func TestFmtLostTypeName(t *testing.T) {
+	tests := []struct{ body, verb, names string }{
+		{`var x any = P{1, 2}; fmt.Printf("%T\n", x)`, "%T", "main.P"},
+		{`var x any = P{1, 2}; fmt.Printf("%#v\n", x)`, "%#v", "main.P"},
+		{`xs := []any{P{}}; fmt.Printf("%T\n", xs[0])`, "%T", "main.P"},
+		{`fmt.Printf("%#v\n", []any{1, P{}})`, "%#v", "main.P"},
+		{`m := map[string]any{"a": P{}}; fmt.Printf("%#v\n", m)`, "%#v", "main.P"},
+		{`fmt.Printf("%#v\n", W{P{}})`, "%#v", "main.P"},
+		{`fmt.Println(show(P{}))`, "%T", "main.P"},
+		{`fmt.Println(goSyntax(&P{}))`, "%#v", "main.P"},
+		{`var x any = []P{{}}; y := x; fmt.Printf("%T\n", y)`, "%T", "main.P"},
+		{`var x any = C(1); fmt.Printf("%T\n", x)`, "%T", "main.C"},
+		{`fmt.Println(show(IDs{1}))`, "%T", "main.IDs"},
+		{`fmt.Println(goSyntax(IDs{1}))`, "%#v", "main.IDs"},
+		{`fmt.Println(show(Pair[int]{}))`, "%T", "main.Pair[int]"},
+		{`fmt.Println(show([]L{{"a"}}))`, "%T", "main.L"},
+		{`fmt.Println(show(1.5))`, "%T", "main.C"}, // a float64 may have been a C
+	}
+	for _, tt := range tests {
+		p := runPanic(t, goMain(fmtTypeDecls, tt.body))
+		msg := p.Error()
+		want := tt.verb + " of a value held in an interface is not supported when it may be of type " + tt.names
+		if !strings.Contains(msg, want) {
+			t.Errorf("%s: got %q, want it to contain %q", tt.body, msg, want)
+		}
+	}
+}
+
+// TestFmtKeptTypeName checks patch 89: a value whose type no script type
+// shares, or whose script type the interpreter keeps (a type with
+// methods, a pointer to one, a static type), prints as in Go, and so do
+// the verbs that print no type name (each want is go run's output).
+func TestFmtKeptTypeName(t *testing.T) {
+	tests := []struct{ body, want string }{
+		{`var x any = P{1, 2}; fmt.Printf("%v %+v %d\n", x, x, x)`, "{1 2} {X:1 Y:2} {1 2}"},
+		{`fmt.Println(show(L{}), show(&L{}), show(Tier(1)), show(42), show("s"), show(nil))`, "main.L *main.L main.Tier int string <nil>"},
+		{`fmt.Println(goSyntax(L{"a"}), goSyntax(42), goSyntax([]string{"x"}), goSyntax(Tier(2)))`, `main.L{N:"a"} 42 []string{"x"} 2`},
+		{`p := P{1, 2}; fmt.Printf("%T %#v %T %#v\n", p, p, []P{p}, &p)`, "main.P main.P{X:1, Y:2} []main.P &main.P{X:1, Y:2}"},
+		{`fmt.Printf("%#v\n", []any{L{"b"}, "s", 2})`, `[]interface {}{main.L{N:"b"}, "s", 2}`},
+		{`fmt.Printf("%#v\n", W{L{"c"}})`, `main.W{V:main.L{N:"c"}}`},
+		{`c := C(1.5); fmt.Printf("%T %#v %v\n", c, c, []any{c})`, "main.C 1.5 [1.5]"},
+	}
+	for _, tt := range tests {
+		if got := runOutput(t, goMain(fmtTypeDecls, tt.body)); got != tt.want+"\n" {
+			t.Errorf("%s: got %q, want %q", tt.body, got, tt.want)
+		}
+	}
+}
+
+// TestFmtNoNamedTypes checks patch 89: a program without named types of
+// its own prints %T and %#v of what its interfaces hold as Go does.
+func TestFmtNoNamedTypes(t *testing.T) {
+	src := goMain("", `xs := []any{struct{ A int }{1}, []int{2}, map[string]any{"k": 1.5}, nil}
+fmt.Printf("%T %T %T %T\n", xs[0], xs[1], xs[2], xs[3])
+fmt.Printf("%#v\n", xs)`)
+	want := "struct { A int } []int map[string]interface {} <nil>\n" +
+		`[]interface {}{struct { A int }{A:1}, []int{2}, map[string]interface {}{"k":1.5}, interface {}(nil)}` + "\n"
+	if got := runOutput(t, src); got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
