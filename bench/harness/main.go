@@ -69,7 +69,7 @@ func run(args []string, extra []Engine, stdout, stderr io.Writer) int {
 	fs.BoolVar(&o.peers, "peers", false, "run the peers module's runner (bench/peers), which adds the peers' columns")
 	fs.BoolVar(&o.curves, "curves", true, "measure the scaling curves")
 	fs.StringVar(&o.jsonFile, "json", "", "write the raw samples as JSON to `file`")
-	fs.StringVar(&o.outDir, "out", "", "write the curves as PNG and SVG plots into `dir`")
+	fs.StringVar(&o.outDir, "out", "", "write everything BENCHMARKS.md embeds into `dir`: table.md (the table printed), bench.json (the raw samples) and the curves as PNG and SVG plots")
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of --workload to `file` (no table)")
 	fs.StringVar(&o.memProfile, "memprofile", "", "write a heap (allocation) profile of --workload to `file` (no table)")
 	fs.StringVar(&o.workload, "workload", "", "the workload to profile")
@@ -114,12 +114,12 @@ func run(args []string, extra []Engine, stdout, stderr io.Writer) int {
 			return 1
 		}
 	}
-	if o.outDir != "" && len(rep.Curves) > 0 {
-		if err := rep.WritePlots(o.outDir); err != nil {
-			fmt.Fprintln(stderr, "bench: plots:", err)
+	if o.outDir != "" {
+		if err := rep.WriteDir(o.outDir); err != nil {
+			fmt.Fprintln(stderr, "bench:", err)
 			return 1
 		}
-		fmt.Fprintln(stderr, "bench: plots written to", o.outDir)
+		fmt.Fprintln(stderr, "bench: table.md, bench.json and plots written to", o.outDir)
 	}
 	if missing := rep.Missing(); len(missing) > 0 {
 		fmt.Fprintf(stderr, "bench: %d cells without a result:\n", len(missing))

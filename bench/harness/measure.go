@@ -33,7 +33,7 @@ type Settings struct {
 // ShortSettings and FullSettings are --short's and the default.
 var (
 	ShortSettings = Settings{Samples: 6, SampleTime: 15 * time.Millisecond, MaxIters: 2000, Throughput: 50 * time.Millisecond}
-	FullSettings  = Settings{Samples: 10, SampleTime: 80 * time.Millisecond, MaxIters: 20000, Throughput: 300 * time.Millisecond}
+	FullSettings  = Settings{Samples: 10, SampleTime: 40 * time.Millisecond, MaxIters: 20000, Throughput: 100 * time.Millisecond}
 )
 
 // Cell is one measured (workload, engine) pair.

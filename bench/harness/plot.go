@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,6 +12,27 @@ import (
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
 )
+
+// WriteDir writes into dir what BENCHMARKS.md embeds: table.md (the
+// table WriteTable prints), bench.json (WriteJSON) and the plots
+// (WritePlots).
+func (r *Report) WriteDir(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	var b bytes.Buffer
+	r.WriteTable(&b)
+	if err := os.WriteFile(filepath.Join(dir, "table.md"), b.Bytes(), 0o644); err != nil {
+		return err
+	}
+	if err := r.WriteJSON(filepath.Join(dir, "bench.json")); err != nil {
+		return err
+	}
+	if err := r.WritePlots(dir); err != nil {
+		return fmt.Errorf("plots: %w", err)
+	}
+	return nil
+}
 
 // WritePlots writes each curve as curve_<name>.png and .svg into dir.
 func (r *Report) WritePlots(dir string) error {
@@ -33,7 +55,7 @@ func (r *Report) WritePlots(dir string) error {
 			continue
 		}
 		title := "cost per execution by " + curveX[curve]
-		if err := save(dir, curve, title, curveX[curve], "µs per execution (median, log scale)", curve != CurveLines, true, names, series); err != nil {
+		if err := save(dir, curve, title, curveX[curve], "µs per execution (median, log scale)", decades(series), true, names, series); err != nil {
 			return err
 		}
 	}
@@ -57,6 +79,21 @@ func (r *Report) WritePlots(dir string) error {
 		}
 	}
 	return nil
+}
+
+// decades reports whether the X values of series span two decades or
+// more: such an axis is drawn on a log scale.
+func decades(series map[string]plotter.XYs) bool {
+	lo, hi := 0.0, 0.0
+	for _, xys := range series {
+		for _, p := range xys {
+			if lo == 0 || p.X < lo {
+				lo = p.X
+			}
+			hi = max(hi, p.X)
+		}
+	}
+	return lo > 0 && hi/lo >= 100
 }
 
 func save(dir, name, title, xlabel, ylabel string, logX, logY bool, names []string, series map[string]plotter.XYs) error {

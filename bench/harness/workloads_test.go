@@ -136,7 +136,7 @@ func TestRunnerShort(t *testing.T) {
 			assert.Len(t, c.Samples, ShortSettings.Samples, c.Workload+" "+c.Engine)
 		}
 	}
-	for _, f := range []string{"curve_namespace.png", "curve_namespace.svg", "curve_result.png"} {
+	for _, f := range []string{"table.md", "bench.json", "curve_namespace.png", "curve_namespace.svg", "curve_result.png"} {
 		st, err := os.Stat(dir + "/" + f)
 		require.NoError(t, err)
 		assert.Positive(t, st.Size())
