@@ -194,6 +194,7 @@ func run(ctx context.Context, code string, ns map[string]projection.ToolProjecti
 func (x *execution) interpret(prog *program, surf *surface, globals map[string]any) CodeResult {
 	opts := x.interpOptions(surf, prog.imports, false)
 	opts.BinaryExtensions = policy.BinaryExtensions(prog.src) // only those the script names: each is a compile
+	opts.SourcecodeFilesystem = policy.SourceFSFor(prog.src)  // slices, maps, ...: only the functions the script can reach
 	it := interp.New(opts)
 	must := func(err error) {
 		if err != nil {
