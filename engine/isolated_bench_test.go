@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/toolscript/toolscript/engine"
+	"github.com/toolscript/toolscript/projection"
 )
 
 func benchIsolated(b *testing.B) *engine.Isolated {
@@ -81,4 +82,33 @@ func rssOf(pid int) int64 {
 		}
 	}
 	return 0
+}
+
+// BenchmarkIsolated_Namespace is a one-call script in a namespace of n
+// tools, the same namespace every execution: the worker receives the
+// tool list once (see internal/isolated's toollist.go), so the host's
+// set-up is a check of the namespace and the worker's does not decode it.
+func BenchmarkIsolated_Namespace(b *testing.B) {
+	for _, n := range []int{10, 1000, 10000} {
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			iso := benchIsolated(b)
+			ns := make(map[string]projection.ToolProjection, n)
+			for i := range n {
+				t := projection.MustDirect(fmt.Sprintf("tool_%05d", i), func(context.Context, map[string]any) (any, error) {
+					return i, nil
+				}, "Tool number "+strconv.Itoa(i)+". No args. Returns its number (int).")
+				ns[t.Name()] = t
+			}
+			code := fmt.Sprintf("r, err := tools.Tool%05d(map[string]any{})\nif err != nil {\n\tpanic(err)\n}\nfmt.Println(r)\n", n-1)
+			want := fmt.Sprintln(n - 1)
+			ctx := context.Background()
+			b.ReportAllocs()
+			for b.Loop() {
+				res, err := iso.Execute(ctx, code, ns)
+				if err != nil || res.ReturnCode != 0 || res.Stdout != want {
+					b.Fatal(err, res.Error, res.Stdout)
+				}
+			}
+		})
+	}
 }

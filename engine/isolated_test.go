@@ -415,3 +415,52 @@ func TestIsolated_BlockingToolHandsOff(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 2, res.Value)
 }
+
+// TestIsolated_ToolListCache: a worker receives a namespace's tool list
+// once, and every change to the namespace between executions reaches
+// the next one (a tool added, removed, replaced); what
+// one execution does cannot change what the next sees: its script gets
+// its own tool calls, results and trace on the kept tools.
+func TestIsolated_ToolListCache(t *testing.T) {
+	iso := newIsolated(t, engine.IsolatedConfig{Workers: 1})
+	ctx := context.Background()
+	tool := func(name, doc string, v any) projection.ToolProjection {
+		return projection.MustDirect(name, func(context.Context, map[string]any) (any, error) { return v, nil }, doc)
+	}
+	ns := map[string]projection.ToolProjection{"a": tool("a", "A.", 1), "b": tool("b", "B.", 2)}
+	run := func(code string) engine.CodeResult {
+		t.Helper()
+		res, err := iso.Execute(ctx, code, ns)
+		require.NoError(t, err)
+		return res
+	}
+	for i := range 3 {
+		res := run(fmt.Sprintf(`x, _ := tools.A(map[string]any{"n": %d}); y, _ := tools.B(nil); fmt.Println(x, y)`, i))
+		require.Equal(t, engine.CodeOK, res.ReturnCode, res.Error)
+		assert.Equal(t, "1 2\n", res.Stdout)
+		require.Len(t, res.ToolCalls, 2, "each run its own trace")
+		assert.Equal(t, map[string]any{"n": i}, res.ToolCalls[0].Args)
+	}
+
+	ns["c"] = tool("c", "C.", "new")
+	res := run(`x, _ := tools.C(nil); fmt.Println(x)`)
+	require.Equal(t, engine.CodeOK, res.ReturnCode, res.Error)
+	assert.Equal(t, "new\n", res.Stdout)
+
+	delete(ns, "a")
+	res = run(`x, _ := tools.A(nil); fmt.Println(x)`)
+	assert.NotEqual(t, engine.CodeOK, res.ReturnCode, "a removed tool is gone: %s", res.Stdout)
+
+	ns["b"] = tool("b", "B replaced.", 20)
+	res = run(`x, _ := tools.B(nil); fmt.Println(x, tools.Names())`)
+	require.Equal(t, engine.CodeOK, res.ReturnCode, res.Error)
+	assert.Equal(t, "20 [b c]\n", res.Stdout)
+
+	// An empty namespace, then the full one again.
+	res, err := iso.Execute(ctx, `fmt.Println("none")`, nil)
+	require.NoError(t, err)
+	require.Equal(t, engine.CodeOK, res.ReturnCode, res.Error)
+	res = run(`x, _ := tools.C(nil); fmt.Println(x)`)
+	require.Equal(t, engine.CodeOK, res.ReturnCode, res.Error)
+	assert.Equal(t, "new\n", res.Stdout)
+}

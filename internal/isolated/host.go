@@ -35,12 +35,13 @@ type HostConfig struct {
 // in this process (each tool call is a request over the worker's pipe).
 // It is safe for concurrent use; Close ends every worker.
 type Host struct {
-	cfg  HostConfig
-	eng  Engine
-	pool *Pool
-	seq  atomic.Uint64
-	wg   sync.WaitGroup // workers on their way back to the pool
-	slow sync.Map       // tool name -> struct{}: its last call took over inlineToolMax
+	cfg   HostConfig
+	eng   Engine
+	pool  *Pool
+	seq   atomic.Uint64
+	wg    sync.WaitGroup // workers on their way back to the pool
+	slow  sync.Map       // tool name -> struct{}: its last call took over inlineToolMax
+	lists listCache      // the tool lists of the namespaces used last
 }
 
 // NewHost starts the pool of engine workers (see ServeEngine).
@@ -70,7 +71,7 @@ func (h *Host) PIDs() []int { return h.pool.PIDs() }
 // ctx's). It fails only with ErrClosed.
 func (h *Host) Run(ctx context.Context, req *RunRequest, tools map[string]projection.ToolProjection, timeout time.Duration, stdout, stderr io.Writer) (Result, error) {
 	req.Grace = h.cfg.Grace
-	req.Tools = toolSpecs(tools)
+	list := h.lists.get(tools)
 	w, err := h.pool.Get(ctx)
 	if err != nil {
 		if errors.Is(err, ErrClosed) {
@@ -78,6 +79,7 @@ func (h *Host) Run(ctx context.Context, req *RunRequest, tools map[string]projec
 		}
 		return Result{Code: CodeTimeout, Error: "engine: gave up waiting for a free isolated worker: " + err.Error(), Err: err}, nil
 	}
+	w.setTools(req, list)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	if timeout > 0 {

@@ -73,6 +73,7 @@ func NewPool(cfg Config) (*Pool, error) {
 type Worker struct {
 	*proc.Child
 	handler atomic.Pointer[Handler]
+	lists   []string // the keys of the tool lists the worker holds (keptLists); its caller's
 }
 
 // Handler takes frames of a worker on the goroutine that reads them (see

@@ -51,8 +51,11 @@ const workerRole = "engine"
 
 // RunRequest is the body of the run call.
 type RunRequest struct {
-	Code     string          `json:"code"`
-	Tools    []toolSpec      `json:"tools,omitempty"`
+	Code  string     `json:"code"`
+	Tools []toolSpec `json:"tools,omitempty"`
+	// ToolsKey names the run's tool list (see toollist.go): the worker
+	// keeps it under that key, and Tools is empty once it has it.
+	ToolsKey string          `json:"tools_key,omitempty"`
 	Limits   json.RawMessage `json:"limits"`             // engine.Limits, with defaults
 	Deadline int64           `json:"deadline,omitempty"` // unix ns; 0: none
 	Globals  json.RawMessage `json:"globals,omitempty"`  // tagged map

@@ -80,30 +80,49 @@ func decodeRun(call string, args []byte, req *RunRequest) error {
 
 // workerSession is the worker's side of the session it is pinned to: the
 // tools its interpreter holds, which forward each call to the host under
-// the run in progress.
+// the run in progress (rs).
 type workerSession struct {
-	id    uint64
-	tools map[string]*remoteTool
-	ns    map[string]projection.ToolProjection
+	id uint64
+	ns map[string]projection.ToolProjection
+	rs *runState
 }
 
-// namespace returns the tools of a run and the log of their calls: fresh
-// ones for a run call; for an input of a session, the session's, now
-// forwarding under run id.
-func (ws *workerServer) namespace(req *RunRequest, id uint64) (map[string]projection.ToolProjection, *callLog) {
+// namespace returns the tools of a run and the log of their calls: for a
+// run call, those of the tool list it names (see toollist.go), or fresh
+// ones; for an input of a session, the session's. The tools then forward
+// under run id.
+func (ws *workerServer) namespace(req *RunRequest, id uint64) (map[string]projection.ToolProjection, *callLog, error) {
 	log := &callLog{max: int64(ws.eng.Bounds().TraceBytes)}
 	sr := req.session
-	if sr != nil && ws.session != nil && ws.session.id == sr.Session {
-		for _, rt := range ws.session.tools {
-			rt.run, rt.log = id, log
+	var (
+		ns map[string]projection.ToolProjection
+		rs *runState
+	)
+	switch {
+	case sr != nil && ws.session != nil && ws.session.id == sr.Session:
+		ns, rs = ws.session.ns, ws.session.rs
+	case sr == nil && req.ToolsKey != "":
+		l, err := ws.toolList(req)
+		if err != nil {
+			return nil, nil, err
 		}
-		return ws.session.ns, log
+		ns, rs = l.ns, l.rs
+	default:
+		rs = &runState{}
+		ns = ws.remoteTools(req.Tools, rs)
+		if sr != nil {
+			ws.session = &workerSession{id: sr.Session, ns: ns, rs: rs}
+		}
 	}
-	ns := make(map[string]projection.ToolProjection, len(req.Tools))
-	tools := make(map[string]*remoteTool, len(req.Tools))
-	for _, t := range req.Tools {
-		rt := &remoteTool{spec: t, ws: ws, run: id, log: log}
-		tools[t.Name] = rt
+	rs.run, rs.log = id, log
+	return ns, log, nil
+}
+
+// remoteTools returns the namespace of tools, forwarding under rs.
+func (ws *workerServer) remoteTools(tools []toolSpec, rs *runState) map[string]projection.ToolProjection {
+	ns := make(map[string]projection.ToolProjection, len(tools))
+	for _, t := range tools {
+		rt := &remoteTool{spec: t, ws: ws, rs: rs}
 		if t.Role != "" {
 			ns[t.Name] = &remoteRoledTool{rt}
 		} else if t.Namespaced {
@@ -112,10 +131,7 @@ func (ws *workerServer) namespace(req *RunRequest, id uint64) (map[string]projec
 			ns[t.Name] = rt
 		}
 	}
-	if sr != nil {
-		ws.session = &workerSession{id: sr.Session, tools: tools, ns: ns}
-	}
-	return ns, log
+	return ns
 }
 
 // runOn runs req on the engine: a script, or an input of the session.
@@ -179,7 +195,7 @@ func (s *HostSession) Run(ctx context.Context, req *RunRequest, maxState int64, 
 		return Result{Code: CodeCrash, Error: "engine: the session's worker is gone"}, true
 	}
 	req.Grace = s.h.cfg.Grace
-	req.Tools = toolSpecs(s.tools)
+	req.Tools = s.h.lists.get(s.tools).specs
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	if timeout > 0 {

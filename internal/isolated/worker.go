@@ -16,7 +16,6 @@ import (
 	"github.com/toolscript/toolscript/internal/tagged"
 	"github.com/toolscript/toolscript/internal/wire"
 	"github.com/toolscript/toolscript/internal/yaegi/interp"
-	"github.com/toolscript/toolscript/projection"
 )
 
 // RegisterEngine makes this binary serve the workers of a Host, the
@@ -71,6 +70,7 @@ type workerServer struct {
 	runCancel context.CancelCauseFunc
 	wg        sync.WaitGroup
 	session   *workerSession // the session this worker is pinned to, if any
+	lists     []*workerList  // the tool lists kept, most recently used first
 }
 
 // errRunEnded ends the context of a worker's run once it has answered.
@@ -274,8 +274,12 @@ func (ws *workerServer) execute(ctx context.Context, id uint64, req *RunRequest)
 		defer stop()
 	}
 	SetRunCPU(req.RunCPU)
-	var ns map[string]projection.ToolProjection
-	ns, log := ws.namespace(req, id)
+	ns, log, err := ws.namespace(req, id)
+	if err != nil {
+		// Retired: the host's view of the lists this worker holds is
+		// not this worker's.
+		return runReply{Code: CodeError, Error: err.Error(), Err: ws.eng.EncodeError(err)}, nil, true
+	}
 	res := ws.runOn(ctx, req, ns,
 		&frameWriter{w: ws.c.W, typ: typeStdout, id: id},
 		&frameWriter{w: ws.c.W, typ: typeStderr, id: id})
@@ -444,8 +448,7 @@ func (fw *frameWriter) Write(p []byte) (int, error) {
 type remoteTool struct {
 	spec toolSpec
 	ws   *workerServer
-	run  uint64
-	log  *callLog
+	rs   *runState // the run the calls belong to
 }
 
 func (t *remoteTool) Name() string { return t.spec.Name }
@@ -463,7 +466,8 @@ func argsCannotCross(err error) error {
 }
 
 func (t *remoteTool) Call(ctx context.Context, args map[string]any) (any, error) {
-	body, at, err := appendToolCallAt(nil, t.spec.Name, args, t.run)
+	rs := t.rs
+	body, at, err := appendToolCallAt(nil, t.spec.Name, args, rs.run)
 	if err != nil {
 		return nil, t.ws.eng.ToolError(t.spec.Name, argsCannotCross(err))
 	}
@@ -477,7 +481,7 @@ func (t *remoteTool) Call(ctx context.Context, args map[string]any) (any, error)
 	ws.waiting.Add(1)
 	defer ws.waiting.Add(-1)
 	data := body[at : len(body)-1]
-	typ, logged := wire.TypeCall, t.log.reserve(len(data))
+	typ, logged := wire.TypeCall, rs.log.reserve(len(data))
 	if logged {
 		typ = typeCallKept
 	}
@@ -491,7 +495,7 @@ func (t *remoteTool) Call(ctx context.Context, args map[string]any) (any, error)
 		return nil, ws.eng.ToolError(t.spec.Name, err)
 	}
 	if logged {
-		t.log.add(args, t.spec.Name, id, data)
+		rs.log.add(args, t.spec.Name, id, data)
 	}
 	if f, ok := ws.spinAnswer(ctx, ch); ok {
 		return parseToolResult(ws.eng, f.Body)
