@@ -54,7 +54,10 @@ type Description struct {
 // descriptions, required fields and defaults; a tool without one keeps the
 // map form, func(args map[string]any) (any, error).
 func DescribeWith(ns map[string]projection.ToolProjection, opts DescribeOptions) Description {
-	s := buildSurface(ns)
+	s, err := surfaceFor(ns) // cached per namespace, as for Execute
+	if err != nil {
+		s = buildSurface(ns) // an invalid namespace is described as it is
+	}
 	pkgs := make([]string, 0, len(s.pkgs))
 	for p := range s.pkgs {
 		pkgs = append(pkgs, p)

@@ -19,7 +19,13 @@
 // tools.Call. A projection.Gated tool's decision precedes each of its
 // calls, in the host, and is in ToolCall.Decision.
 // Describe (DescribeWith: filtered, with its size) prints this surface as
-// Go declarations for the model's prompt.
+// Go declarations for the model's prompt. The surface is built once per
+// namespace map and reused while the map holds the same projections (a
+// map changed between executions gets a new one): an execution binds
+// only the tools its script names, so its set-up does not grow with the
+// namespace. A projection's name, role, namespace and schemas are read
+// when the surface is built; to change them, put another projection in
+// the map.
 //
 //	res, err := engine.Execute(ctx, `
 //		r, err := math_ops.Multiply(map[string]any{"a": 6, "b": 7})

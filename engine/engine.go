@@ -102,10 +102,11 @@ func prepare(ctx context.Context, closed bool, defaults Limits, ns map[string]pr
 	if closed {
 		return nil, Limits{}, ErrClosed
 	}
-	if err := projection.ValidateNamespace(ns); err != nil {
+	surf, err := surfaceFor(ns) // validates ns (tools.go)
+	if err != nil {
 		return nil, Limits{}, err
 	}
-	s := &settings{limits: defaults}
+	s := &settings{limits: defaults, surf: surf}
 	for _, o := range opts {
 		o(s)
 	}
@@ -172,7 +173,7 @@ func run(ctx context.Context, code string, ns map[string]projection.ToolProjecti
 	x.stderr = &capWriter{limit: outLimit, tee: s.stderr, onOverflow: func() {
 		x.fail(&LimitError{Limit: "MaxOutputBytes", Value: int64(outLimit)})
 	}}
-	surf := buildSurface(ns)
+	surf := s.surf
 	var res CodeResult
 	if limits.MaxSourceBytes >= 0 && len(code) > limits.MaxSourceBytes {
 		res = x.result(CodeLimit, &LimitError{Limit: "MaxSourceBytes", Value: int64(limits.MaxSourceBytes),
@@ -213,7 +214,7 @@ func (x *execution) interpret(prog *program, surf *surface, globals map[string]a
 	if prog.usesRT {
 		must(it.Use(x.rtExports()))
 	}
-	must(it.Use(surf.exports(x, prog.imports)))
+	must(it.Use(surf.exports(x, prog.imports, prog.src)))
 	if len(globals) > 0 {
 		syms := map[string]reflect.Value{}
 		for name, v := range globals {

@@ -164,6 +164,7 @@ type settings struct {
 	globals map[string]any
 	stdout  io.Writer
 	stderr  io.Writer
+	surf    *surface // the namespace's surface (prepare)
 }
 
 // WithTimeout bounds the execution's wall time; it overrides

@@ -214,7 +214,11 @@ func newLocalSession(e *Engine, ns map[string]projection.ToolProjection, limits 
 		return nil, ErrClosed
 	}
 	policy.Load()
-	return newSessionCore(&localBackend{e: e, surf: buildSurface(ns)}, limits), nil
+	surf, err := surfaceFor(ns)
+	if err != nil {
+		return nil, err
+	}
+	return newSessionCore(&localBackend{e: e, surf: surf}, limits), nil
 }
 
 func (b *localBackend) defaults() Limits { return b.e.cfg.Limits }
@@ -264,7 +268,7 @@ func (b *localBackend) newState() *localState {
 	if err := it.Use(rt); err != nil {
 		panic(err)
 	}
-	if err := it.Use(b.surf.exports(x, paths)); err != nil {
+	if err := it.Use(b.surf.exports(x, paths, "")); err != nil { // the tools each input names: use
 		panic(err)
 	}
 	st := &localState{it: it, x: x, used: map[string]bool{}, depth: -1}
@@ -329,7 +333,7 @@ func (st *localState) run(ctx context.Context, code string, limits Limits, set *
 	if err != nil {
 		return x.result(CodeError, err), nil
 	}
-	st.use(prog)
+	st.use(prog, surf)
 	// Set only when it changes: a goroutine an earlier input left running
 	// reads it (the session waits for such goroutines, but not before
 	// the next input starts compiling).
@@ -361,8 +365,9 @@ func (st *localState) run(ctx context.Context, code string, limits Limits, set *
 
 // use gives the interpreter the symbols of the packages prog imports: the
 // shared tables once per package, the execution's own ones (bound to the
-// session's execution) for each input, as its source decides which.
-func (st *localState) use(prog *program) {
+// session's execution) for each input, as its source decides which, and
+// the tools the input names (surface.exports).
+func (st *localState) use(prog *program, surf *surface) {
 	var fresh []string
 	for _, p := range prog.imports {
 		if !st.used[p] {
@@ -390,6 +395,7 @@ func (st *localState) use(prog *program) {
 	}
 	if len(prog.imports) > 0 {
 		must(st.it.Use(policy.Exports(prog.imports, prog.src+prog.body, hooks{st.x})))
+		must(st.it.Use(surf.exports(st.x, prog.imports, prog.src+"\n"+prog.body)))
 	}
 }
 

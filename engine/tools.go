@@ -5,6 +5,10 @@ import (
 	"reflect"
 	"sort"
 	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
+	"unsafe"
 
 	"github.com/toolscript/toolscript/internal/yaegi/interp"
 
@@ -16,14 +20,17 @@ import (
 const toolsPackage = "tools"
 
 // surface is how a namespace appears to scripts: Go packages of functions.
-// It is derived from the namespace map on each Execute (cheaply: names
-// only) and cached by the engine per namespace map identity... not yet;
-// see Engine.surfaceFor.
+// It is built once per namespace (surfaceFor) and shared by every
+// execution given that namespace: it holds only immutable data (the
+// typed packages are built on first use, under their lock, and never
+// change after), and nothing of an execution; what an execution binds
+// to itself (exports, ownedCall, directCall, mapForm) is made for it.
 type surface struct {
-	pkgs   map[string][]toolFunc // package name -> functions, sorted
-	index  map[string]projection.ToolProjection
-	search projection.ToolProjection // the namespace's RoleSearch entry, nil if none
-	names  []string                  // what tools.Names returns: the plain tools, sorted
+	pkgs   map[string][]toolFunc                // package name -> functions, sorted
+	funcs  map[string]map[string]toolFunc       // package name -> Go name -> function
+	index  map[string]projection.ToolProjection // a copy of the namespace
+	search projection.ToolProjection            // the namespace's RoleSearch entry, nil if none
+	names  []string                             // what tools.Names returns: the plain tools, sorted
 
 	typedSurface // the typed tools, built on first use (typed.go)
 }
@@ -73,14 +80,98 @@ func PackageName(ns string) string { return projection.GoPackageName(ns) }
 // projection.GoFuncName.
 func FuncName(method string) string { return projection.GoFuncName(method) }
 
+// surfaces caches the surface of each namespace map executions are given,
+// by the map's identity: a host that keeps its namespace and gives it to
+// every Execute pays for the surface once. A map given again may have
+// been changed in between (a tool added, removed or replaced): the entry
+// keeps the map's entries as they were (the projections' identities),
+// and surfaceFor uses it only when the map holds exactly those, one
+// lookup per entry; a changed map gets a new surface.
+var surfaces struct {
+	sync.Mutex
+	m map[unsafe.Pointer]*cachedSurface
+}
+
+// maxSurfaces bounds surfaces; past it the cache starts again (as
+// typedCache does).
+const maxSurfaces = 16
+
+// cachedSurface is the surface of a namespace map and the entries it was
+// built from.
+type cachedSurface struct {
+	entries []nsEntry
+	surf    *surface
+}
+
+// nsEntry is one entry of a namespace map: the tool's name and the
+// identity of its projection (the interface's type and data words), so
+// that a projection of a type == cannot compare (or whose == panics)
+// compares too.
+type nsEntry struct {
+	name string
+	p    [2]unsafe.Pointer
+}
+
+// identity returns the type and data words of p.
+func identity(p projection.ToolProjection) [2]unsafe.Pointer {
+	return *(*[2]unsafe.Pointer)(unsafe.Pointer(&p))
+}
+
+// holds reports whether ns holds exactly c's entries.
+func (c *cachedSurface) holds(ns map[string]projection.ToolProjection) bool {
+	if len(ns) != len(c.entries) {
+		return false
+	}
+	for _, e := range c.entries {
+		p, ok := ns[e.name]
+		if !ok || identity(p) != e.p {
+			return false
+		}
+	}
+	return true // as many entries, each one of c's: the same map
+}
+
+// surfaceFor returns the surface of ns, validated
+// (projection.ValidateNamespace): the cached one when ns is a map given
+// before and unchanged since, else a new one, then cached. A projection's
+// name, role and schemas are read when its surface is built: a
+// projection must not change them (replace it by another in the map).
+func surfaceFor(ns map[string]projection.ToolProjection) (*surface, error) {
+	key := *(*unsafe.Pointer)(unsafe.Pointer(&ns)) // the map's identity
+	surfaces.Lock()
+	c := surfaces.m[key]
+	surfaces.Unlock()
+	if c != nil && c.holds(ns) {
+		return c.surf, nil
+	}
+	if err := projection.ValidateNamespace(ns); err != nil {
+		return nil, err
+	}
+	c = &cachedSurface{entries: make([]nsEntry, 0, len(ns)), surf: buildSurface(ns)}
+	for name, p := range c.surf.index {
+		c.entries = append(c.entries, nsEntry{name: name, p: identity(p)})
+	}
+	if key == nil {
+		return c.surf, nil // a nil map: nothing to key by
+	}
+	surfaces.Lock()
+	if surfaces.m == nil || len(surfaces.m) >= maxSurfaces {
+		surfaces.m = map[unsafe.Pointer]*cachedSurface{}
+	}
+	surfaces.m[key] = c
+	surfaces.Unlock()
+	return c.surf, nil
+}
+
 // buildSurface groups a namespace into script packages. Two tools whose
 // names map to the same function keep the first by name; the other stays
 // reachable through tools.Call.
 func buildSurface(ns map[string]projection.ToolProjection) *surface {
-	s := &surface{pkgs: map[string][]toolFunc{}, index: ns}
+	s := &surface{pkgs: map[string][]toolFunc{}, funcs: map[string]map[string]toolFunc{}, index: make(map[string]projection.ToolProjection, len(ns))}
 	names := make([]string, 0, len(ns))
-	for name := range ns {
+	for name, p := range ns {
 		names = append(names, name)
+		s.index[name] = p
 	}
 	sort.Strings(names)
 	taken := map[string]bool{}
@@ -114,6 +205,10 @@ func buildSurface(ns map[string]projection.ToolProjection) *surface {
 		}
 		taken[key] = true
 		s.pkgs[pkg] = append(s.pkgs[pkg], toolFunc{goName: fn, tool: p})
+		if s.funcs[pkg] == nil {
+			s.funcs[pkg] = map[string]toolFunc{}
+		}
+		s.funcs[pkg][fn] = toolFunc{goName: fn, tool: p}
 	}
 	if _, ok := s.pkgs[toolsPackage]; !ok {
 		s.pkgs[toolsPackage] = nil
@@ -174,33 +269,53 @@ func (s *surface) ownedCall(x *execution, imports []string) func(pkgPath, name s
 		return nil
 	}
 	return func(pkgPath, name string) func(map[string]any) (any, error) {
-		for _, f := range s.pkgs[pkgPath] {
-			if f.goName == name {
-				tool := f.tool
-				return func(args map[string]any) (any, error) { return x.callOwned(tool, args) }
-			}
+		if f, ok := s.funcs[pkgPath][name]; ok {
+			tool := f.tool
+			return func(args map[string]any) (any, error) { return x.callOwned(tool, args) }
 		}
 		return nil
 	}
 }
 
 // exports returns the host packages for the tool packages the program
-// imports, bound to this execution.
-func (s *surface) exports(x *execution, imports []string) interp.Exports {
+// imports, bound to this execution: of each, only the names src, the
+// program's source, names (scriptNames), so that binding costs what the
+// script uses, not the size of the namespace. The interpreter looks a
+// package's symbols up when it compiles a selector, so a name src does
+// not hold is never asked for; a package src dot-imports is bound whole.
+func (s *surface) exports(x *execution, imports []string, src string) interp.Exports {
 	ex := interp.Exports{}
+	var named map[string]bool // nil until a tool package is imported
+	var dotted map[string]bool
 	for _, path := range imports {
 		funcs, ok := s.pkgs[path]
 		if !ok {
 			continue
 		}
-		syms := make(map[string]reflect.Value, len(funcs)+2)
-		for _, f := range funcs {
-			tool := f.tool
-			var fn kwargsFunc = func(args map[string]any) (any, error) { return x.callTool(tool, args) }
-			syms[f.goName] = reflect.ValueOf(fn)
+		if named == nil {
+			named, dotted = scriptNames(src)
 		}
-		if tp := s.typed(path); tp != nil {
-			tp.symbols(s, x, syms) // typed.go
+		tp := s.typed(path)
+		var syms map[string]reflect.Value
+		if dotted[path] {
+			syms = make(map[string]reflect.Value, len(funcs)+4)
+			for _, f := range funcs {
+				syms[f.goName] = x.toolFunction(f.tool)
+			}
+			if tp != nil {
+				tp.symbols(s, x, syms, nil) // typed.go
+			}
+		} else {
+			syms = map[string]reflect.Value{}
+			byName := s.funcs[path]
+			for name := range named {
+				if f, ok := byName[name]; ok {
+					syms[name] = x.toolFunction(f.tool)
+				}
+			}
+			if tp != nil {
+				tp.symbols(s, x, syms, named) // typed.go
+			}
 		}
 		if path == toolsPackage {
 			syms["Decode"] = reflect.ValueOf(decodeInto)
@@ -224,4 +339,74 @@ func (s *surface) exports(x *execution, imports []string) interp.Exports {
 		ex[path+"/"+path] = syms
 	}
 	return ex
+}
+
+// toolFunction is the map form of tool, bound to x: a script's
+// func(args map[string]any) (any, error).
+func (x *execution) toolFunction(tool projection.ToolProjection) reflect.Value {
+	var fn kwargsFunc = func(args map[string]any) (any, error) { return x.callTool(tool, args) }
+	return reflect.ValueOf(fn)
+}
+
+// scriptNames returns the identifiers of src that can name a member of
+// an imported package (each identifier after a "."; comments and blanks
+// between them allowed, as Go allows them), and the import paths src
+// dot-imports (a "." followed by a string literal). Both are supersets
+// (a field, a method, a name in a string or comment count too), which
+// only binds a name that is never used.
+func scriptNames(src string) (names, dotted map[string]bool) {
+	names = map[string]bool{}
+	for i := 0; i < len(src); i++ {
+		if src[i] != '.' {
+			continue
+		}
+		j := skipBlank(src, i+1)
+		if j < len(src) && src[j] == '"' {
+			if k := strings.IndexByte(src[j+1:], '"'); k >= 0 {
+				if dotted == nil {
+					dotted = map[string]bool{}
+				}
+				dotted[src[j+1:j+1+k]] = true
+			}
+			continue
+		}
+		k := j
+		for k < len(src) {
+			r, size := utf8.DecodeRuneInString(src[k:])
+			if r != '_' && !unicode.IsLetter(r) && (k == j || !unicode.IsDigit(r)) {
+				break
+			}
+			k += size
+		}
+		if k > j {
+			names[src[j:k]] = true
+		}
+	}
+	return names, dotted
+}
+
+// skipBlank returns the index of the first byte of src at or after i that
+// is neither white space nor in a comment.
+func skipBlank(src string, i int) int {
+	for i < len(src) {
+		switch {
+		case src[i] == ' ' || src[i] == '\t' || src[i] == '\n' || src[i] == '\r':
+			i++
+		case strings.HasPrefix(src[i:], "//"):
+			k := strings.IndexByte(src[i:], '\n')
+			if k < 0 {
+				return len(src)
+			}
+			i += k + 1
+		case strings.HasPrefix(src[i:], "/*"):
+			k := strings.Index(src[i+2:], "*/")
+			if k < 0 {
+				return len(src)
+			}
+			i += k + 4
+		default:
+			return i
+		}
+	}
+	return i
 }

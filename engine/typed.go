@@ -141,6 +141,8 @@ type typedPkg struct {
 	funcs    map[string]*typedFunc // by Go name
 	fallback map[string]string     // Go name -> why the tool keeps the map form
 	decls    []*gtype              // named types, in order of declaration
+	types    map[string]*gtype     // the named types by name
+	consts   map[string]string     // the enum constants: name -> value
 }
 
 // toolSchemas returns the input and output schemas of p, nil when it has
@@ -220,6 +222,40 @@ type generator struct {
 	taken map[string]bool   // names of the package: functions and types
 	byKey map[string]*gtype // named types by name and structure
 	decls []*gtype
+	added []genAdd // what take and keep added, for undo
+}
+
+// genAdd is a name take added (key == "") or a key keep added.
+type genAdd struct{ name, key string }
+
+// take marks name as taken.
+func (g *generator) take(name string) {
+	g.taken[name] = true
+	g.added = append(g.added, genAdd{name: name})
+}
+
+// keep records t under key in byKey.
+func (g *generator) keep(key string, t *gtype) {
+	g.byKey[key] = t
+	g.added = append(g.added, genAdd{key: key})
+}
+
+// genMark is a state of a generator that undo returns to.
+type genMark struct{ decls, added int }
+
+func (g *generator) mark() genMark { return genMark{len(g.decls), len(g.added)} }
+
+// undo forgets the names, keys and declarations added since m: each
+// costs what was added, not the size of the package.
+func (g *generator) undo(m genMark) {
+	for _, a := range g.added[m.added:] {
+		if a.key != "" {
+			delete(g.byKey, a.key)
+		} else {
+			delete(g.taken, a.name)
+		}
+	}
+	g.decls, g.added = g.decls[:m.decls], g.added[:m.added]
 }
 
 // orderKey is the member of a parsed schema object that holds the order
@@ -334,13 +370,20 @@ func genPackage(pkg string, funcs []toolFunc) *typedPkg {
 		tp.funcs[f.goName] = tf
 	}
 	tp.decls = g.decls
+	tp.types, tp.consts = map[string]*gtype{}, map[string]string{}
+	for _, t := range tp.decls {
+		tp.types[t.name] = t
+		for i, c := range t.consts {
+			tp.consts[c] = t.values[i]
+		}
+	}
 	return tp
 }
 
 // function generates the types of one tool. A failure leaves g's
 // declarations as they were.
 func (g *generator) function(f toolFunc, in, out json.RawMessage) (*typedFunc, error) {
-	mark, taken, byKey := len(g.decls), cloneSet(g.taken), cloneTypes(g.byKey)
+	mark := g.mark()
 	tf := &typedFunc{goName: f.goName, tool: f.tool}
 	s, ok := parseSchema(in)
 	if !ok {
@@ -351,12 +394,12 @@ func (g *generator) function(f toolFunc, in, out json.RawMessage) (*typedFunc, e
 		args.doc = fmt.Sprintf("%s is the arguments of %s.", args.name, f.goName) + optionalRule(args)
 	}
 	if err != nil {
-		g.decls, g.taken, g.byKey = g.decls[:mark], taken, byKey
+		g.undo(mark)
 		return nil, err
 	}
 	tf.args = args
 	if out != nil {
-		mark, taken, byKey = len(g.decls), cloneSet(g.taken), cloneTypes(g.byKey)
+		mark = g.mark()
 		var rt *gtype
 		os, ok := parseSchema(out)
 		err := unsupported("its output schema is not a JSON object")
@@ -364,7 +407,7 @@ func (g *generator) function(f toolFunc, in, out json.RawMessage) (*typedFunc, e
 			rt, err = g.node(os, f.goName+"Result", 0)
 		}
 		if err != nil || rt.kind == gAny {
-			g.decls, g.taken, g.byKey = g.decls[:mark], taken, byKey
+			g.undo(mark)
 		} else {
 			tf.result = rt
 		}
@@ -381,22 +424,6 @@ func optionalRule(t *gtype) string {
 		}
 	}
 	return ""
-}
-
-func cloneSet(m map[string]bool) map[string]bool {
-	c := make(map[string]bool, len(m))
-	for k, v := range m {
-		c[k] = v
-	}
-	return c
-}
-
-func cloneTypes(m map[string]*gtype) map[string]*gtype {
-	c := make(map[string]*gtype, len(m))
-	for k, v := range m {
-		c[k] = v
-	}
-	return c
 }
 
 // object generates the argument struct of a tool: the top-level schema must
@@ -613,7 +640,7 @@ func (g *generator) structType(s map[string]any, props map[string]any, name stri
 	}
 	t = g.declare(t, name)
 	if _, ok := g.byKey["\x00"+t.key]; !ok {
-		g.byKey["\x00"+t.key] = t
+		g.keep("\x00"+t.key, t)
 	}
 	return t, nil
 }
@@ -705,14 +732,14 @@ func (g *generator) enum(s map[string]any, values []string, name string) *gtype 
 		return old
 	}
 	t.name = name
-	g.taken[name] = true
-	g.byKey[name+"\x00"+t.key] = t
+	g.take(name)
+	g.keep(name+"\x00"+t.key, t)
 	for _, v := range values {
 		c := name + FuncName(v)
 		for g.taken[c] {
 			c += "_"
 		}
-		g.taken[c] = true
+		g.take(c)
 		t.consts = append(t.consts, c)
 	}
 	g.decls = append(g.decls, t)
@@ -732,8 +759,8 @@ func (g *generator) declare(t *gtype, name string) *gtype {
 		name += "_"
 	}
 	t.name = name
-	g.taken[name] = true
-	g.byKey[name+"\x00"+t.key] = t
+	g.take(name)
+	g.keep(name+"\x00"+t.key, t)
 	g.decls = append(g.decls, t)
 	return t
 }
@@ -849,16 +876,34 @@ func (s *surface) current(tf *typedFunc) projection.ToolProjection {
 }
 
 // symbols adds the typed functions, types and constants of tp, bound to
-// the execution x and the tools of surface s, to a package's symbols.
-func (tp *typedPkg) symbols(s *surface, x *execution, syms map[string]reflect.Value) {
-	for _, t := range tp.decls {
-		rt := t.reflectType()
-		syms[t.name] = reflect.Zero(reflect.PointerTo(rt))
-		for i, c := range t.consts {
-			syms[c] = reflect.ValueOf(constant.MakeString(t.values[i])) // an untyped constant
+// the execution x and the tools of surface s, to a package's symbols:
+// those named holds, or all of them when named is nil.
+func (tp *typedPkg) symbols(s *surface, x *execution, syms map[string]reflect.Value, named map[string]bool) {
+	if named == nil {
+		for _, t := range tp.decls {
+			tp.symbol(s, x, syms, t.name)
+			for _, c := range t.consts {
+				tp.symbol(s, x, syms, c)
+			}
 		}
+		for name := range tp.funcs {
+			tp.symbol(s, x, syms, name)
+		}
+		return
 	}
-	for name, tf := range tp.funcs {
+	for name := range named {
+		tp.symbol(s, x, syms, name)
+	}
+}
+
+// symbol adds the typed function, type or constant name of tp, if it has
+// one, to syms.
+func (tp *typedPkg) symbol(s *surface, x *execution, syms map[string]reflect.Value, name string) {
+	if t := tp.types[name]; t != nil {
+		syms[name] = reflect.Zero(reflect.PointerTo(t.reflectType()))
+	} else if v, ok := tp.consts[name]; ok {
+		syms[name] = reflect.ValueOf(constant.MakeString(v)) // an untyped constant
+	} else if tf := tp.funcs[name]; tf != nil {
 		syms[name] = tf.function(x, s.current(tf))
 	}
 }
