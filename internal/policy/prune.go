@@ -190,10 +190,29 @@ func forIdents(src string, f func(string)) {
 // "" and gets SourceFS. The returned file system belongs to one
 // interpreter; the pruned files are made for it, never shared.
 func SourceFSFor(prog string) fs.FS {
-	if prog == "" {
+	if prog == "" || !readsSource(prog) {
 		return sourceFS
 	}
 	return &prunedFS{prog: prog}
+}
+
+// readsSource reports whether the interpreter may read a source file for
+// prog: it names a source package's import path or an extension's
+// function (a superset of the programs that import one).
+func readsSource(prog string) bool {
+	for path := range sourcePackages {
+		if strings.Contains(prog, `"`+path+`"`) {
+			return true
+		}
+	}
+	for _, names := range extensionNames {
+		for _, n := range names {
+			if strings.Contains(prog, n) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // prunedFS is sourceFS with its .go files pruned for one program.

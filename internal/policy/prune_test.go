@@ -42,7 +42,7 @@ func TestSourceFSFor_Closed(t *testing.T) {
 		all := funcsOf(t, sf.text)
 		for name := range all {
 			t.Run(path+"/"+name, func(t *testing.T) {
-				got, err := fs.ReadFile(SourceFSFor("x := pkg."+name+"(y)"), path)
+				got, err := fs.ReadFile(SourceFSFor(`import "slices"; x := pkg.`+name+"(y)"), path)
 				require.NoError(t, err)
 				assert.Equal(t, bytes.Count(sf.text, []byte("\n")), bytes.Count(got, []byte("\n")), "lines moved")
 				kept := funcsOf(t, got)
@@ -58,13 +58,16 @@ func TestSourceFSFor_Closed(t *testing.T) {
 		}
 	}
 	slices := files["src/slices/slices.go"]
-	got, err := fs.ReadFile(SourceFSFor(`slices.Index(s, "x")`), "src/slices/slices.go")
+	got, err := fs.ReadFile(SourceFSFor(`import "slices"; slices.Index(s, "x")`), "src/slices/slices.go")
 	require.NoError(t, err)
 	assert.Equal(t, []string{"Index"}, keys(funcsOf(t, got)), "only Index is reachable")
 	assert.Less(t, len(bytes.TrimSpace(got)), len(slices.text)/4)
 	whole, err := fs.ReadFile(SourceFSFor(""), "src/slices/slices.go")
 	require.NoError(t, err)
 	assert.Equal(t, slices.text, whole, "a session gets whole files")
+	assert.Same(t, sourceFS, SourceFSFor(`fmt.Println(strings.ToUpper("hi"))`), "a program importing no source package reads none")
+	assert.NotSame(t, sourceFS, SourceFSFor(`import sl "slices"`))
+	assert.NotSame(t, sourceFS, SourceFSFor(`errors.AsType[*E](err)`), "an extension is read from the source file system")
 }
 
 func keys(m map[string][]string) []string {
