@@ -1040,6 +1040,15 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			if t := n.child[0].typ; t != nil && isGeneric(t) {
 				wireChild(n)
 				err = interp.instantiateFunc(sc, n, t, importPath, pkgName)
+			} else if t != nil && t.cat == genericT {
+				// toolscript patch 94: an instance of a generic type
+				// (iter.Seq2[string, int]) is a type, converted to.
+				wireChild(n)
+				var typ *itype
+				if typ, err = nodeType(interp, sc, n); err == nil {
+					n.gen = nop
+					n.typ = typ
+				}
 			}
 
 		case indexExpr:
@@ -1230,7 +1239,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			}
 			wireChild(n)
 			switch c0 := n.child[0]; {
-			case c0.kind == indexListExpr && (c0.typ == nil || !isGeneric(c0.typ)):
+			case c0.kind == indexListExpr && (c0.typ == nil || !isGeneric(c0.typ)) && !c0.isType(sc): // toolscript patch 94: not a conversion
 				// Instantiate a generic function then call it.
 				// toolscript patch 75: a partial instantiation goes to the
 				// inference below; the errors of this one are the
@@ -2777,6 +2786,14 @@ func (n *node) isType(sc *scope) bool {
 			return n.child[0].isType(sc)
 		}
 		// Maybe a generic type.
+		sym, _, ok := sc.lookup(n.child[0].ident)
+		return ok && sym.kind == typeSym
+	case indexListExpr:
+		// toolscript patch 94: a generic type with several type
+		// arguments (iter.Seq2[string, int], Pair[K, V]).
+		if n.child[0].kind == selectorExpr {
+			return n.child[0].isType(sc)
+		}
 		sym, _, ok := sc.lookup(n.child[0].ident)
 		return ok && sym.kind == typeSym
 	}

@@ -445,6 +445,14 @@ func inferTypeArgs(sc *scope, n, fun *node, explicit []*itype, args []*node, spr
 				gt, _ = nodeType(fun.interp, fun.scope, x.child[0])
 			}
 			targs := instanceArgs(fun.interp, gt, input)
+			if targs == nil && gt != nil && gt.cat == genericT && input.cat != linkedT {
+				// toolscript patch 94: an argument of an unnamed type
+				// (a func(yield func(K, V) bool)) unifies with the
+				// generic type's definition (iter.Seq2[K, V]).
+				return unifyGenericDef(gt, x.child[1:], input, func(c *node, t *itype) error {
+					return unifyExpr(c, c.typ, t, arg)
+				})
+			}
 			if len(targs) != len(x.child)-1 {
 				break
 			}
@@ -855,4 +863,93 @@ func instanceArgs(interp *Interpreter, g, t *itype) []*itype {
 		}
 	}
 	return nil
+}
+
+// unifyGenericDef unifies input, a type of no name, with the type that
+// defines the generic type gt (type Seq2[K, V any] func(yield func(K, V)
+// bool)), instantiated with the type argument expressions args: where the
+// definition names gt's type parameter j, unify is called with args[j]
+// and the part of input found there. toolscript patch 94
+func unifyGenericDef(gt *itype, args []*node, input *itype, unify func(*node, *itype) error) error {
+	spec := gt.node
+	for spec != nil && spec.kind != typeSpec {
+		spec = spec.anc
+	}
+	if spec == nil || len(spec.child) < 3 {
+		return nil
+	}
+	params := map[string]*node{}
+	j := 0
+	for _, f := range spec.child[1].child {
+		for _, id := range f.child[:max(1, len(f.child)-1)] {
+			if j < len(args) {
+				params[id.ident] = args[j]
+			}
+			j++
+		}
+	}
+	if j != len(args) {
+		return nil
+	}
+	fields := func(l *node) (types []*node) {
+		for _, f := range l.child {
+			for range max(1, len(f.child)-1) {
+				types = append(types, f.lastChild())
+			}
+		}
+		return types
+	}
+	var walk func(d *node, in *itype) error
+	walk = func(d *node, in *itype) error {
+		if d == nil || in == nil {
+			return nil
+		}
+		switch d.kind {
+		case identExpr:
+			if a, ok := params[d.ident]; ok {
+				return unify(a, in)
+			}
+		case parenExpr:
+			return walk(d.child[0], in)
+		case starExpr:
+			if in.cat == ptrT {
+				return walk(d.child[0], in.val)
+			}
+		case arrayType:
+			if len(d.child) == 1 && in.cat == sliceT {
+				return walk(d.child[0], in.val)
+			}
+		case mapType:
+			if in.cat == mapT {
+				if err := walk(d.child[0], in.key); err != nil {
+					return err
+				}
+				return walk(d.child[1], in.val)
+			}
+		case funcType:
+			if in.cat != funcT || len(d.child) < 2 {
+				return nil
+			}
+			ps := fields(d.child[1])
+			var rs []*node
+			if len(d.child) > 2 {
+				rs = fields(d.child[2])
+			}
+			if len(ps) != len(in.arg) || len(rs) != len(in.ret) {
+				return nil
+			}
+			for i, p := range ps {
+				if err := walk(p, in.arg[i]); err != nil {
+					return err
+				}
+			}
+			for i, r := range rs {
+				if err := walk(r, in.ret[i]); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	return walk(spec.lastChild(), input)
 }
