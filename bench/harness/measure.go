@@ -99,8 +99,8 @@ func verify(w *Workload, out string, err error) error {
 	return nil
 }
 
-// Measure times run on w: a checked warm-up run, a calibration, then
-// s.Samples samples; every run's outcome is checked, so a wrong result
+// Measure times run on w: a checked warm-up run, a calibration (the
+// runs that fit in a fifth of a sample), then s.Samples samples; every run's outcome is checked, so a wrong result
 // is an error, never a figure.
 func Measure(ctx context.Context, w *Workload, engine string, run func(context.Context) (string, error), s Settings) Cell {
 	c := Cell{Workload: w.Name, Engine: engine}
@@ -113,13 +113,19 @@ func Measure(ctx context.Context, w *Workload, engine string, run func(context.C
 		return fail(err)
 	}
 	one := time.Since(start)
-	// Calibrate on a second run (the first may have warmed caches).
-	start = time.Now()
-	if err := Check(ctx, w, run); err != nil {
-		return fail(err)
+	// Calibrate on the runs that fit in a fifth of a sample (at least
+	// one, after the first, which may have warmed caches): their mean
+	// counts the garbage collections a sample pays, which the fastest
+	// single run does not (a sample then took many times SampleTime).
+	runs, calib := 0, time.Duration(0)
+	for start = time.Now(); runs == 0 || (calib < s.SampleTime/5 && runs < s.MaxIters); calib = time.Since(start) {
+		if err := Check(ctx, w, run); err != nil {
+			return fail(err)
+		}
+		runs++
 	}
-	if d := time.Since(start); d < one {
-		one = d
+	if runs > 1 || calib < one {
+		one = calib / time.Duration(runs)
 	}
 	iters := int(s.SampleTime / max(one, time.Microsecond))
 	iters = min(max(iters, 1), s.MaxIters)

@@ -3,14 +3,17 @@ package harness
 import (
 	"bytes"
 	"fmt"
+	"image/color"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
 )
 
 // WriteDir writes into dir what BENCHMARKS.md embeds: table.md (the
@@ -55,7 +58,7 @@ func (r *Report) WritePlots(dir string) error {
 			continue
 		}
 		title := "cost per execution by " + curveX[curve]
-		if err := save(dir, curve, title, curveX[curve], "µs per execution (median, log scale)", decades(series), true, names, series); err != nil {
+		if err := save(dir, curve, title, curveX[curve], "µs per execution (median, log scale)", spansDecades(series, func(p plotter.XY) float64 { return p.X }), true, names, series); err != nil {
 			return err
 		}
 	}
@@ -73,7 +76,11 @@ func (r *Report) WritePlots(dir string) error {
 		}
 		if len(names) > 0 {
 			title := fmt.Sprintf("one_call executions per second, k at once (GOMAXPROCS %d)", r.Machine.GOMAXPROCS)
-			if err := save(dir, "concurrency", title, "executions at once (k)", "executions per second (median)", false, false, names, series); err != nil {
+			ylabel := "executions per second (median)"
+			if spansDecades(series, func(p plotter.XY) float64 { return p.Y }) {
+				ylabel = "executions/s (median, log scale)"
+			}
+			if err := save(dir, "concurrency", title, "executions at once (k)", ylabel, false, spansDecades(series, func(p plotter.XY) float64 { return p.Y }), names, series); err != nil {
 				return err
 			}
 		}
@@ -81,16 +88,31 @@ func (r *Report) WritePlots(dir string) error {
 	return nil
 }
 
-// decades reports whether the X values of series span two decades or
-// more: such an axis is drawn on a log scale.
-func decades(series map[string]plotter.XYs) bool {
+// plainLogTicks are plot.LogTicks labelled without exponents
+// ("1000000", not "1e+06").
+type plainLogTicks struct{}
+
+func (plainLogTicks) Ticks(lo, hi float64) []plot.Tick {
+	ticks := plot.LogTicks{Prec: -1}.Ticks(lo, hi)
+	for i := range ticks {
+		if ticks[i].Label != "" {
+			ticks[i].Label = strconv.FormatFloat(ticks[i].Value, 'f', -1, 64)
+		}
+	}
+	return ticks
+}
+
+// spansDecades reports whether the values (X or Y) of series span two
+// decades or more: such an axis is drawn on a log scale.
+func spansDecades(series map[string]plotter.XYs, v func(plotter.XY) float64) bool {
 	lo, hi := 0.0, 0.0
 	for _, xys := range series {
 		for _, p := range xys {
-			if lo == 0 || p.X < lo {
-				lo = p.X
+			x := v(p)
+			if lo == 0 || x < lo {
+				lo = x
 			}
-			hi = max(hi, p.X)
+			hi = max(hi, x)
 		}
 	}
 	return lo > 0 && hi/lo >= 100
@@ -103,11 +125,11 @@ func save(dir, name, title, xlabel, ylabel string, logX, logY bool, names []stri
 	p.Y.Label.Text = ylabel
 	if logX {
 		p.X.Scale = plot.LogScale{}
-		p.X.Tick.Marker = plot.LogTicks{Prec: -1}
+		p.X.Tick.Marker = plainLogTicks{}
 	}
 	if logY {
 		p.Y.Scale = plot.LogScale{}
-		p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+		p.Y.Tick.Marker = plainLogTicks{}
 	} else {
 		p.Y.Min = 0
 	}
@@ -118,10 +140,30 @@ func save(dir, name, title, xlabel, ylabel string, logX, logY bool, names []stri
 	if err := plotutil.AddLinePoints(p, args...); err != nil {
 		return err
 	}
-	p.Legend.Top = true
-	p.Legend.Left = true
+	// The legend goes right of the plot, where it hides no line.
+	legend := p.Legend
+	legend.Top = true
+	p.Legend = plot.NewLegend()
+	width := legend.Rectangle(draw.Canvas{}).Size().X + 0.2*vg.Inch
 	for _, ext := range []string{"png", "svg"} {
-		if err := p.Save(6*vg.Inch, 3.5*vg.Inch, filepath.Join(dir, "curve_"+name+"."+ext)); err != nil {
+		cw, err := draw.NewFormattedCanvas(6*vg.Inch+width, 3.5*vg.Inch, ext)
+		if err != nil {
+			return err
+		}
+		c := draw.New(cw)
+		c.SetColor(color.White)
+		c.Fill(c.Rectangle.Path())
+		p.Draw(draw.Crop(c, 0, -width, 0, 0))
+		legend.Draw(draw.Crop(c, c.Max.X-c.Min.X-width+0.1*vg.Inch, 0, 0, -0.3*vg.Inch))
+		f, err := os.Create(filepath.Join(dir, "curve_"+name+"."+ext))
+		if err != nil {
+			return err
+		}
+		_, err = cw.WriteTo(f)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
 			return err
 		}
 	}

@@ -4,9 +4,9 @@
 // BENCHMARKS.md publishes.
 //
 //	go run ./bench/cmd/bench --short
-//	go run ./bench/cmd/bench --json bench.json --out bench/results
+//	go run ./bench/cmd/bench --peers --out bench/results   # what BENCHMARKS.md embeds
+//	go run ./bench/cmd/bench --json bench.json
 //	go run ./bench/cmd/bench --cpuprofile cpu.out --workload trivial
-//	go run ./bench/cmd/bench --peers   # adds the peers (bench/peers)
 package main
 
 import (
