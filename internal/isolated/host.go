@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -160,7 +159,7 @@ func (r *hostRun) run(req *RunRequest) Result {
 	} else {
 		args, _ = json.Marshal(req)
 	}
-	body, _ := json.Marshal(&wire.Call{Name: name, Args: args, ExecID: strconv.FormatUint(r.id, 10)})
+	body := appendRunCall(nil, name, args, r.id)
 	// Tool calls and cancellations are taken where the worker's frames
 	// are read (see handler); the rest comes through Frames.
 	r.w.SetHandler(r.handler)
@@ -547,8 +546,7 @@ func (r *hostRun) recycle() (Exit, bool) {
 			if f.Type != typeReady || f.ID != r.id {
 				continue
 			}
-			var m readyMsg
-			if f.Decode(&m) != nil || !m.Clean {
+			if !isClean(f.Body) {
 				return r.kill(fmt.Sprintf("still running %v after the script ended (a long native call ignores cancellation)", r.e.cfg.Grace)), true
 			}
 			if r.session == nil {

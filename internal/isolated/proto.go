@@ -209,6 +209,21 @@ type readyMsg struct {
 	Clean bool `json:"clean"`
 }
 
+// readyClean is the body of a clean ready message, as the worker encodes
+// it.
+var readyClean = []byte(`{"clean":true}`)
+
+// isClean reads a ready message's body: by hand in the worker's
+// encoding (no decoder on the goroutine that recycles the worker, whose
+// stack would grow for it), else as a readyMsg.
+func isClean(body []byte) bool {
+	if bytes.Equal(body, readyClean) {
+		return true
+	}
+	var m readyMsg
+	return json.Unmarshal(body, &m) == nil && m.Clean
+}
+
 // ErrInfo carries a structured error across the pipe; Engine.EncodeError
 // and Engine.DecodeError fill and read it.
 type ErrInfo struct {
@@ -261,20 +276,9 @@ var (
 // appendToolCall's form (the arguments are then parsed once, not twice),
 // else as a wire.Call.
 func parseToolCall(body []byte) (name string, args map[string]any, argLen int, err error) {
-	if rest, ok := bytes.CutPrefix(body, callName); ok {
-		if i := bytes.IndexByte(rest, '"'); i >= 0 && plainString(rest[:i]) {
-			n := rest[:i]
-			if rest, ok := bytes.CutPrefix(rest[i:], callExec); ok {
-				j := 0
-				for j < len(rest) && rest[j] >= '0' && rest[j] <= '9' {
-					j++
-				}
-				if rest, ok := bytes.CutPrefix(rest[j:], callArgs); ok && len(rest) > 1 && rest[len(rest)-1] == '}' {
-					args, err = tagged.UnmarshalMap(rest[:len(rest)-1])
-					return string(n), args, len(rest) - 1, err
-				}
-			}
-		}
+	if n, raw, ok := splitCall(body); ok {
+		args, err = tagged.UnmarshalMap(raw)
+		return string(n), args, len(raw), err
 	}
 	var c wire.Call
 	if err := json.Unmarshal(body, &c); err != nil {
@@ -285,6 +289,56 @@ func parseToolCall(body []byte) (name string, args map[string]any, argLen int, e
 	}
 	args, err = tagged.UnmarshalMap(c.Args)
 	return c.Name, args, len(c.Args), err
+}
+
+// splitCall returns the name and the arguments of a call body of
+// appendToolCall's form, {"name":N,"exec_id":"digits","args":A}, with a
+// name that needs no decoding; A is not checked.
+func splitCall(body []byte) (name, args []byte, ok bool) {
+	rest, ok := bytes.CutPrefix(body, callName)
+	if !ok {
+		return nil, nil, false
+	}
+	i := bytes.IndexByte(rest, '"')
+	if i < 0 || !plainString(rest[:i]) {
+		return nil, nil, false
+	}
+	name = rest[:i]
+	if rest, ok = bytes.CutPrefix(rest[i:], callExec); !ok {
+		return nil, nil, false
+	}
+	j := 0
+	for j < len(rest) && rest[j] >= '0' && rest[j] <= '9' {
+		j++
+	}
+	if rest, ok = bytes.CutPrefix(rest[j:], callArgs); !ok || len(rest) <= 1 || rest[len(rest)-1] != '}' {
+		return nil, nil, false
+	}
+	return name, rest[:len(rest)-1], true
+}
+
+// appendRunCall builds the body of a run or session call (a wire.Call)
+// in appendToolCall's form around args, JSON the host encoded: the
+// worker then decodes the request once (parseRunCall), not twice.
+func appendRunCall(b []byte, name string, args []byte, run uint64) []byte {
+	b = append(b, callName[:len(callName)-1]...)
+	b = tagged.AppendString(b, name)
+	b = append(b, callExec[1:]...)
+	b = strconv.AppendUint(b, run, 10)
+	b = append(b, callArgs...)
+	b = append(b, args...)
+	return append(b, '}')
+}
+
+// parseRunCall reads the body of a call of the host: by hand when it has
+// appendRunCall's form, else as a wire.Call.
+func parseRunCall(body []byte) (wire.Call, error) {
+	if n, args, ok := splitCall(body); ok {
+		return wire.Call{Name: string(n), Args: args}, nil
+	}
+	var c wire.Call
+	err := json.Unmarshal(body, &c)
+	return c, err
 }
 
 // plainString reports whether b, the inside of a JSON string, needs no

@@ -45,3 +45,47 @@ func TestParseToolCall(t *testing.T) {
 	_, ok = resultValue([]byte(`{"error":{"kind":"x"}}`))
 	assert.False(t, ok)
 }
+
+// TestRunCall: the run call's body is a wire.Call that encoding/json
+// reads as the worker's hand-written parse does, and a body of another
+// form still parses.
+func TestRunCall(t *testing.T) {
+	req := RunRequest{Code: "fmt.Println(\"}\\\"\")", Limits: json.RawMessage(`{"timeout":1}`), ToolsKey: "ab12"}
+	args, err := json.Marshal(&req)
+	require.NoError(t, err)
+	for _, name := range []string{runCall, sessionCall} {
+		body := appendRunCall(nil, name, args, 7)
+		var std wire.Call
+		require.NoError(t, json.Unmarshal(body, &std))
+		assert.Equal(t, name, std.Name)
+		assert.Equal(t, "7", std.ExecID)
+		c, err := parseRunCall(body)
+		require.NoError(t, err)
+		assert.Equal(t, name, c.Name)
+		assert.Equal(t, string(args), string(c.Args))
+		var got RunRequest
+		require.NoError(t, decodeRun(runCall, c.Args, &got))
+		assert.Equal(t, req.Code, got.Code)
+		assert.Equal(t, req.ToolsKey, got.ToolsKey)
+	}
+	other, _ := json.Marshal(&wire.Call{Name: runCall, Args: args, ExecID: "3"})
+	c, err := parseRunCall(other)
+	require.NoError(t, err)
+	assert.Equal(t, runCall, c.Name)
+	assert.JSONEq(t, string(args), string(c.Args))
+	for _, bad := range []string{`{"name":"run"`, `[]`, ``} {
+		_, err := parseRunCall([]byte(bad))
+		assert.Error(t, err, bad)
+	}
+}
+
+// TestIsClean: only a clean ready message, in the worker's encoding or
+// any other, lets the host give the worker back; anything else a worker
+// sends counts as not clean (the worker is killed).
+func TestIsClean(t *testing.T) {
+	assert.True(t, isClean(readyClean))
+	assert.True(t, isClean([]byte(`{ "clean": true }`)))
+	for _, body := range []string{`{"clean":false}`, `{}`, ``, `{"clean":true`, `{"clean":1}`, `null`, `{"clean":true}x`} {
+		assert.False(t, isClean([]byte(body)), body)
+	}
+}

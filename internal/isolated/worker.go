@@ -68,9 +68,12 @@ type workerServer struct {
 	pending   map[uint64]chan wire.Frame
 	runID     uint64
 	runCancel context.CancelCauseFunc
-	wg        sync.WaitGroup
-	session   *workerSession // the session this worker is pinned to, if any
-	lists     []*workerList  // the tool lists kept, most recently used first
+	// The runs go to one goroutine that runs them in turn: its stack,
+	// grown by the first runs, is not grown again by every run.
+	runner  sync.Once
+	runs    chan func()
+	session *workerSession // the session this worker is pinned to, if any
+	lists   []*workerList  // the tool lists kept, most recently used first
 }
 
 // errRunEnded ends the context of a worker's run once it has answered.
@@ -198,8 +201,8 @@ func (ws *workerServer) handle(f wire.Frame) {
 		}
 		ws.mu.Unlock()
 	case wire.TypeCall:
-		var c wire.Call
-		if err := f.Decode(&c); err != nil || c.Name != runCall && c.Name != sessionCall {
+		c, err := parseRunCall(f.Body)
+		if err != nil || c.Name != runCall && c.Name != sessionCall {
 			_ = ws.c.W.Send(wire.TypeResult, f.ID, &wire.Result{Error: &wire.Error{Kind: wire.KindUnknown, Message: fmt.Sprintf("engine: worker: bad call %q: %v", c.Name, err)}})
 			return
 		}
@@ -221,7 +224,15 @@ func (ws *workerServer) handle(f wire.Frame) {
 			return
 		}
 		id := f.ID
-		ws.wg.Go(func() { ws.run(ctx, cancel, id, &req) })
+		ws.runner.Do(func() {
+			ws.runs = make(chan func(), 1)
+			go func() {
+				for job := range ws.runs {
+					job()
+				}
+			}()
+		})
+		ws.runs <- func() { ws.run(ctx, cancel, id, &req) }
 	}
 }
 
@@ -262,7 +273,11 @@ func (ws *workerServer) run(ctx context.Context, cancel context.CancelCauseFunc,
 	ws.mu.Lock()
 	ws.runCancel = nil
 	ws.mu.Unlock()
-	_ = ws.c.W.Send(typeReady, id, &readyMsg{Clean: clean})
+	body = readyClean
+	if !clean {
+		body, _ = json.Marshal(&readyMsg{})
+	}
+	_ = ws.c.W.Write(wire.Frame{Type: typeReady, ID: id, Body: body})
 }
 
 // execute runs the script of req on the engine; it reports whether the
