@@ -251,6 +251,69 @@ func (interp *Interpreter) lostGoSyntax(v reflect.Value, top, held bool, depth i
 	return ""
 }
 
+// fmtSpreadTypes converts the slice c spread into the arguments of the
+// printf call n (prior being its conversion so far), whose first element
+// is argument first of format: an element printed by %T becomes its type
+// name, one printed by %#v its Go syntax (toolscript patch 90; fmt saw
+// the interpreter's representation: interp.fmtPrinted, struct { ... }).
+func (interp *Interpreter) fmtSpreadTypes(n *node, format func(*frame) reflect.Value, c *node,
+	prior func(*frame) reflect.Value, first int) func(*frame) reflect.Value {
+	raw := genValue(c)
+	var elem *itype
+	if c.typ != nil && c.typ.val != nil {
+		elem = c.typ.val
+	}
+	return func(f *frame) reflect.Value {
+		fs := format(f).String()
+		if !hasTypeVerb(fs) {
+			return prior(f)
+		}
+		pv, rv := prior(f), raw(f)
+		for pv.Kind() == reflect.Interface && !pv.IsNil() {
+			pv = pv.Elem()
+		}
+		if pv.Kind() != reflect.Slice || rv.Kind() != reflect.Slice || pv.Len() != rv.Len() {
+			return pv
+		}
+		out := make([]interface{}, pv.Len())
+		for i := range out {
+			switch a := first + i; {
+			case typeVerbAt(fs, a):
+				out[i] = interp.dynamicTypeName(n, rv.Index(i))
+			case goSyntaxVerbAt(fs, a):
+				out[i] = fmtText(goSyntaxer{interp, n}.goSyntax(elem, rv.Index(i), true))
+			default:
+				out[i] = ifaceOf(pv.Index(i))
+			}
+		}
+		return reflect.ValueOf(out)
+	}
+}
+
+// hasTypeVerb tells whether format has a %T or a %#v verb (toolscript
+// patch 90).
+func hasTypeVerb(format string) bool {
+	for i := 0; i < len(format); i++ {
+		if format[i] != '%' {
+			continue
+		}
+		sharp := false
+		for i++; i < len(format); i++ {
+			c := format[i]
+			if c == '#' {
+				sharp = true
+			}
+			if !strings.ContainsRune("#0+- .*[]0123456789", rune(c)) {
+				break
+			}
+		}
+		if i < len(format) && (format[i] == 'T' || format[i] == 'v' && sharp) {
+			return true
+		}
+	}
+	return false
+}
+
 // holdsInterface tells whether a value of type t, a type without script
 // names, holds interfaces whose values %#v prints ([]any, map[string]any).
 func holdsInterface(t *itype, seen map[*itype]bool) bool {

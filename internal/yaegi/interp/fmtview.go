@@ -429,8 +429,19 @@ func (interp *Interpreter) fmtTypeVerbs(n *node, values []func(*frame) reflect.V
 	}
 	format := genValue(child[fmtIdx])
 	var named []bool
+	spread := -1
+	if n.action == aCallSlice && len(child) > fmtIdx+1 { // toolscript patch 90: fmt.Printf(format, args...)
+		spread = len(child) - 1
+	}
 	for k := fmtIdx + 1; k < len(child); k++ {
 		t := child[k].typ
+		if k == spread { // toolscript patch 90
+			if named == nil {
+				named = make([]bool, len(child)-fmtIdx-1)
+			}
+			values[k] = interp.fmtSpreadTypes(n, format, child[k], values[k], k-fmtIdx-1)
+			continue
+		}
 		if t == nil || (!isInterface(t) && !hasScriptName(t, map[*itype]bool{}) && !holdsInterface(t, map[*itype]bool{})) { // toolscript patches 42 and 89
 			continue
 		}
@@ -462,8 +473,17 @@ func (interp *Interpreter) fmtTypeVerbs(n *node, values []func(*frame) reflect.V
 	if named == nil {
 		return
 	}
+	from := -1
+	if spread >= 0 {
+		from = spread - fmtIdx - 1
+	}
 	values[fmtIdx] = func(f *frame) reflect.Value {
-		return reflect.ValueOf(rewriteTypeVerbs(format(f).String(), named))
+		s := format(f).String()
+		if !printfVerbs(s, func(int, int) bool { return true }) && hasTypeVerb(s) { // toolscript patch 90
+			panic(n.cfgErrorf("%%T or %%#v in a format with explicit argument indexes (%q) is not supported "+
+				"when an argument is of a script type or held in an interface", s))
+		}
+		return reflect.ValueOf(rewriteTypeVerbs(s, named, from))
 	}
 }
 
@@ -586,12 +606,14 @@ func typeVerbAt(format string, arg int) bool {
 	return found
 }
 
-// rewriteTypeVerbs replaces the %T verbs of the arguments named marks by
-// %s; a format with explicit argument indexes stays as it is.
-func rewriteTypeVerbs(format string, named []bool) string {
+// rewriteTypeVerbs replaces the %T verbs of the arguments named marks,
+// and of those from on when from is not -1 (the elements of a spread
+// slice, toolscript patch 90), by %s; a format with explicit argument
+// indexes stays as it is.
+func rewriteTypeVerbs(format string, named []bool, from int) string {
 	var b []byte
 	ok := printfVerbs(format, func(at, a int) bool {
-		if format[at] == 'T' && a < len(named) && named[a] {
+		if format[at] == 'T' && (a < len(named) && named[a] || from >= 0 && a >= from) {
 			if b == nil {
 				b = []byte(format)
 			}

@@ -84,3 +84,34 @@ fmt.Printf("%#v\n", xs)`)
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+// TestFmtSpreadTypeVerbs checks patch 90: %T and %#v of the elements of
+// a slice spread into a printf call's arguments print Go's type names
+// (fmt saw the interpreter's representation, interp.fmtPrinted), a lost
+// name is the run-time error of patch 89, and a format with explicit
+// argument indexes that prints a type is a run-time error (each want is
+// go run's output).
+func TestFmtSpreadTypeVerbs(t *testing.T) {
+	tests := []struct{ body, want string }{
+		{`args := []any{L{"a"}, 3, "s"}; fmt.Printf("%T %T %T\n", args...)`, "main.L int string"},
+		{`args := []any{L{"a"}, 3, "s"}; fmt.Printf("%#v %#v %#v|%v\n", args...)`, `main.L{N:"a"} 3 "s"|%!v(MISSING)`},
+		{`args := []any{L{"a"}, 3}; fmt.Printf("%v %-6T|\n", args...)`, "La int   |"},
+		{`fmt.Print(fmt.Sprintf("%s:%T\n", []any{"k", Tier(1)}...))`, "k:main.Tier"},
+		{`fmt.Printf("%[2]v %[1]v\n", 1, L{"b"})`, "Lb 1"},
+	}
+	for _, tt := range tests {
+		if got := runOutput(t, goMain(fmtTypeDecls, tt.body)); got != tt.want+"\n" {
+			t.Errorf("%s: got %q, want %q", tt.body, got, tt.want)
+		}
+	}
+	for _, tt := range []struct{ body, want string }{
+		{`args := []any{P{}}; fmt.Printf("%T\n", args...)`, "%T of a value held in an interface is not supported when it may be of type main.P"},
+		{`fmt.Printf("%[1]T %[1]v\n", P{})`, "%T or %#v in a format with explicit argument indexes"},
+		{`var x any = L{}; fmt.Printf("%#[1]v\n", x)`, "%T or %#v in a format with explicit argument indexes"},
+	} {
+		p := runPanic(t, goMain(fmtTypeDecls, tt.body))
+		if !strings.Contains(p.Error(), tt.want) {
+			t.Errorf("%s: got %q, want it to contain %q", tt.body, p.Error(), tt.want)
+		}
+	}
+}
