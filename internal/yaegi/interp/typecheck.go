@@ -1118,6 +1118,17 @@ func (check typecheck) convertUntyped(n *node, typ *itype) error {
 		return n.cfgErrorf("%s", err) // toolscript patch 21: cfgErrorf is a printf wrapper now
 	}
 	n.typ = ityp
+	if !n.rval.IsValid() && (n.kind == binaryExpr || n.kind == parenExpr) {
+		// toolscript patch 95: a shift of an untyped constant by a
+		// variable (1<<id, 1<<id + 1) gets the type of its use, and so
+		// do its frame slot and the untyped operations in it: the
+		// shift computed an int into an int slot, which a uint32
+		// argument's reflect.Set rejected.
+		if sc := n.scope; sc != nil && n.findex >= 0 && n.findex < len(sc.types) {
+			fixUntyped(n, sc)
+			sc.types[n.findex] = ityp.frameType()
+		}
+	}
 	return nil
 }
 
