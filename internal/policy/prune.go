@@ -27,6 +27,7 @@ import (
 type srcFunc struct {
 	name       string
 	start, end int      // its byte range, doc comment included
+	lines      int      // the line breaks in that range
 	refs       []string // the identifiers it names (a superset of the functions it calls)
 }
 
@@ -91,7 +92,9 @@ func splitSource(path string, text []byte) (*srcFile, error) {
 			start = fd.Doc.Pos()
 		}
 		sf.index[fd.Name.Name] = len(sf.funcs)
-		sf.funcs = append(sf.funcs, srcFunc{name: fd.Name.Name, start: tf.Offset(start), end: tf.Offset(fd.End()), refs: refs})
+		from, to := tf.Offset(start), tf.Offset(fd.End())
+		sf.funcs = append(sf.funcs, srcFunc{name: fd.Name.Name, start: from, end: to,
+			lines: bytes.Count(text[from:to], []byte("\n")), refs: refs})
 	}
 	return sf, nil
 }
@@ -133,14 +136,16 @@ func (sf *srcFile) prune(prog string) []byte {
 			mark(name)
 		}
 	}
-	all := true
-	for _, k := range keep {
-		all = all && k
+	size := len(sf.text)
+	for i, fn := range sf.funcs {
+		if !keep[i] {
+			size -= fn.end - fn.start - fn.lines
+		}
 	}
-	if all {
+	if size == len(sf.text) {
 		return sf.text
 	}
-	out := make([]byte, 0, len(sf.text))
+	out := make([]byte, 0, size)
 	at := 0
 	for i, fn := range sf.funcs {
 		if keep[i] {
@@ -245,7 +250,11 @@ func (p *prunedFS) ReadFile(name string) ([]byte, error) {
 	if !ok {
 		return fs.ReadFile(sourceFS, name)
 	}
-	return bytes.Clone(sf.prune(p.prog)), nil // the unpruned text is shared
+	text := sf.prune(p.prog)
+	if len(text) == 0 || &text[0] == &sf.text[0] {
+		return bytes.Clone(text), nil // the unpruned text is shared
+	}
+	return text, nil
 }
 
 // ReadDir implements fs.ReadDirFS (the sizes of the entries are the

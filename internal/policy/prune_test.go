@@ -7,6 +7,7 @@ import (
 	"go/parser"
 	"go/token"
 	"io/fs"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -68,6 +69,39 @@ func TestSourceFSFor_Closed(t *testing.T) {
 	assert.Same(t, sourceFS, SourceFSFor(`fmt.Println(strings.ToUpper("hi"))`), "a program importing no source package reads none")
 	assert.NotSame(t, sourceFS, SourceFSFor(`import sl "slices"`))
 	assert.NotSame(t, sourceFS, SourceFSFor(`errors.AsType[*E](err)`), "an extension is read from the source file system")
+}
+
+// TestSourceFSFor_Copies checks that what a reader of a pruned file
+// system gets is its own: writing into a file read whole, pruned or not,
+// changes nothing another execution reads.
+func TestSourceFSFor_Copies(t *testing.T) {
+	const path = "src/slices/slices.go"
+	for _, prog := range []string{`import "slices"; slices.Index(s, 1)`, `import "slices"; ` + strings.Join(keys(funcsOf(t, prunable()[path].text)), " ")} {
+		want, err := fs.ReadFile(SourceFSFor(prog), path)
+		require.NoError(t, err)
+		got, err := fs.ReadFile(SourceFSFor(prog), path)
+		require.NoError(t, err)
+		for i := range got {
+			got[i] = 'x'
+		}
+		again, err := fs.ReadFile(SourceFSFor(prog), path)
+		require.NoError(t, err)
+		assert.Equal(t, want, again)
+		f, err := SourceFSFor(prog).Open(path)
+		require.NoError(t, err)
+		fi, err := f.Stat()
+		require.NoError(t, err)
+		assert.Equal(t, int64(len(want)), fi.Size())
+		require.NoError(t, f.Close())
+	}
+	assert.Equal(t, prunable()[path].text, mustRead(t, SourceFS(), path), "the embedded source is untouched")
+}
+
+func mustRead(t *testing.T, fsys fs.FS, path string) []byte {
+	t.Helper()
+	b, err := fs.ReadFile(fsys, path)
+	require.NoError(t, err)
+	return b
 }
 
 func keys(m map[string][]string) []string {
