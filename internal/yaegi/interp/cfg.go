@@ -664,6 +664,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				panic(n.cfgErrorf("CFG post-order panic: %v", r))
 			}
 		}()
+		check.frame = sc // toolscript patch 95
 
 		switch n.kind {
 		case addressExpr:

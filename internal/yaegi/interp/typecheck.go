@@ -17,6 +17,7 @@ type opPredicates map[action]func(reflect.Type) bool
 // of the untyped flag on itype.
 type typecheck struct {
 	scope *scope
+	frame *scope // the scope of the node compiled, whose frame types it may change (toolscript patch 95)
 }
 
 // op type checks an expression against a set of expression predicates.
@@ -1124,7 +1125,7 @@ func (check typecheck) convertUntyped(n *node, typ *itype) error {
 		// do its frame slot and the untyped operations in it: the
 		// shift computed an int into an int slot, which a uint32
 		// argument's reflect.Set rejected.
-		if sc := n.scope; sc != nil && n.findex >= 0 && n.findex < len(sc.types) {
+		if sc := check.frame; sc != nil && n.findex >= 0 && n.findex < len(sc.types) {
 			fixUntyped(n, sc)
 			sc.types[n.findex] = ityp.frameType()
 		}
