@@ -317,6 +317,9 @@ func (s *surface) exports(x *execution, imports []string, src string) interp.Exp
 				tp.symbols(s, x, syms, named) // typed.go
 			}
 		}
+		if tp != nil && len(tp.names) > 0 {
+			syms[interp.TypeNamesSymbol] = reflect.ValueOf(tp.names) // fork patch 91
+		}
 		if path == toolsPackage {
 			syms["Decode"] = reflect.ValueOf(decodeInto)
 			syms["Call"] = reflect.ValueOf(func(name string, args map[string]any) (any, error) {

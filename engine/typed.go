@@ -143,6 +143,10 @@ type typedPkg struct {
 	decls    []*gtype              // named types, in order of declaration
 	types    map[string]*gtype     // the named types by name
 	consts   map[string]string     // the enum constants: name -> value
+	// names are Go's names of the reflect types of decls (orders.Order),
+	// which the interpreter cannot give them: it fails %T and %#v of a
+	// value of one rather than print its structure (fork patch 91).
+	names map[reflect.Type]string
 }
 
 // toolSchemas returns the input and output schemas of p, nil when it has
@@ -375,6 +379,15 @@ func genPackage(pkg string, funcs []toolFunc) *typedPkg {
 		tp.types[t.name] = t
 		for i, c := range t.consts {
 			tp.consts[c] = t.values[i]
+		}
+	}
+	tp.names = map[reflect.Type]string{}
+	for _, t := range tp.decls {
+		rt := t.reflectType()
+		if prev, ok := tp.names[rt]; ok {
+			tp.names[rt] = prev + " or " + pkg + "." + t.name
+		} else {
+			tp.names[rt] = pkg + "." + t.name
 		}
 	}
 	return tp

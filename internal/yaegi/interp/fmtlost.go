@@ -14,6 +14,7 @@ package interp // toolscript patch 89
 // shares prints as in Go, as does every other verb.
 
 import (
+	"go/constant"
 	"reflect"
 	"sort"
 	"strings"
@@ -28,6 +29,7 @@ type namedTypes struct {
 	indexed int
 	byType  map[reflect.Type][]namedRep
 	inst    map[*itype]string // the name of each instance of a generic type
+	bin     map[string]bool   // the native packages whose type names are recorded (toolscript patch 91)
 }
 
 // namedRep is a script type that a reflect type represents; kept tells
@@ -36,6 +38,9 @@ type namedTypes struct {
 type namedRep struct {
 	name string
 	kept bool
+	// top: only a value of the type itself, not one of a type made of it
+	// (a typed tool's enum, a string: every map[string]any would be one).
+	top bool
 }
 
 // noteNamed records t, a named type the script declares or instantiates.
@@ -46,6 +51,112 @@ func (interp *Interpreter) noteNamed(t *itype) {
 	interp.named.Lock()
 	interp.named.types = append(interp.named.types, t)
 	interp.named.Unlock()
+}
+
+// TypeNamesSymbol is the symbol of a native package whose value, a
+// map[reflect.Type]string, gives Go's names of the package's types that
+// their reflect types do not have (a typed tool's result struct, built
+// with reflect.StructOf; its enum, a string): %T and %#v of a value of
+// one fail at run time, naming the type, rather than print its
+// representation (toolscript patch 91). A script cannot name it.
+const TypeNamesSymbol = "_typeNames"
+
+// noteBinTypes records the type names of the native package ipath
+// (TypeNamesSymbol) when a program imports it (toolscript patch 91).
+func (interp *Interpreter) noteBinTypes(ipath string, pkg map[string]reflect.Value) {
+	v, ok := pkg[TypeNamesSymbol]
+	if !ok || !v.IsValid() || !v.CanInterface() {
+		return
+	}
+	names, ok := v.Interface().(map[reflect.Type]string)
+	if !ok {
+		return
+	}
+	interp.named.Lock()
+	defer interp.named.Unlock()
+	if interp.named.bin[ipath] {
+		return
+	}
+	if interp.named.bin == nil {
+		interp.named.bin = map[string]bool{}
+	}
+	interp.named.bin[ipath] = true
+	if interp.named.byType == nil {
+		interp.named.byType = map[reflect.Type][]namedRep{}
+	}
+	for rt, name := range names {
+		if reps := interp.named.byType[rt]; !containsRep(reps, name) {
+			k := rt.Kind()
+			basic := k != reflect.Struct && k != reflect.Slice && k != reflect.Array && k != reflect.Map &&
+				k != reflect.Ptr && k != reflect.Func && k != reflect.Chan
+			interp.named.byType[rt] = append(reps, namedRep{name: name, top: basic})
+		}
+	}
+}
+
+// toolConst tells whether c is a selector of a constant of a native
+// package with type names (a typed tool's enum value, which the
+// interpreter holds as a string) (toolscript patch 91).
+func (interp *Interpreter) toolConst(c *node) bool {
+	if c.kind != selectorExpr || len(c.child) != 2 {
+		return false
+	}
+	p := c.child[0]
+	if p.sym == nil || p.sym.typ == nil || p.sym.typ.cat != binPkgT {
+		return false
+	}
+	interp.named.RLock()
+	named := interp.named.bin[p.sym.typ.path]
+	interp.named.RUnlock()
+	if !named {
+		return false
+	}
+	v := interp.binPkg[p.sym.typ.path][c.child[1].ident]
+	if !v.IsValid() || !v.CanInterface() {
+		return false
+	}
+	_, ok := v.Interface().(constant.Value)
+	return ok
+}
+
+// toolTypeError is the run-time error of verb (%T, %#v) of a value whose
+// static type is a native type without a name of its own: of what
+// ("type orders.Order", "the constant orders.StatusPaid") (toolscript
+// patch 91).
+func toolTypeError(n *node, verb, what string, rt reflect.Type) error {
+	return n.cfgErrorf("%s of a value of %s is not supported (the interpreter sees %s, which has no name)",
+		verb, what, rt)
+}
+
+// instanceIn returns the name of an instance of a generic type that t is
+// or is made of, or "" (toolscript patch 92).
+func (interp *Interpreter) instanceIn(t *itype, seen map[*itype]bool) string {
+	if t == nil || seen[t] || t.cat == valueT {
+		return ""
+	}
+	seen[t] = true
+	interp.named.RLock()
+	name, ok := interp.named.inst[t]
+	interp.named.RUnlock()
+	if ok {
+		return name
+	}
+	switch t.cat {
+	case ptrT, sliceT, arrayT, variadicT, linkedT, chanT:
+		return interp.instanceIn(t.val, seen)
+	case mapT:
+		if s := interp.instanceIn(t.key, seen); s != "" {
+			return s
+		}
+		return interp.instanceIn(t.val, seen)
+	case structT:
+		for _, fl := range t.field {
+			if s := interp.instanceIn(fl.typ, seen); s != "" {
+				return s
+			}
+		}
+	}
+	return ""
 }
 
 // noteNamedAs records t, an instance of a generic type, by its name.
@@ -80,7 +191,7 @@ func (interp *Interpreter) indexNamed() {
 			}
 			reps := interp.named.byType[rt]
 			if !containsRep(reps, name) {
-				interp.named.byType[rt] = append(reps, namedRep{name, kept})
+				interp.named.byType[rt] = append(reps, namedRep{name: name, kept: kept})
 			}
 		}
 	}
@@ -128,17 +239,17 @@ func (interp *Interpreter) lostName(rt reflect.Type, held bool) string {
 	if len(interp.named.byType) == 0 {
 		return ""
 	}
-	return interp.lostNameLocked(rt, held, map[reflect.Type]bool{})
+	return interp.lostNameLocked(rt, held, true, map[reflect.Type]bool{})
 }
 
-func (interp *Interpreter) lostNameLocked(rt reflect.Type, held bool, seen map[reflect.Type]bool) string {
+func (interp *Interpreter) lostNameLocked(rt reflect.Type, held, top bool, seen map[reflect.Type]bool) string {
 	if rt == nil || seen[rt] {
 		return ""
 	}
 	seen[rt] = true
 	var names []string
 	for _, r := range interp.named.byType[rt] {
-		if !held || !r.kept {
+		if (!held || !r.kept) && (top || !r.top) {
 			names = append(names, r.name)
 		}
 	}
@@ -152,26 +263,26 @@ func (interp *Interpreter) lostNameLocked(rt reflect.Type, held bool, seen map[r
 	held = held && rt.Kind() == reflect.Ptr // *T with T's methods is kept too
 	switch rt.Kind() {
 	case reflect.Ptr, reflect.Slice, reflect.Array, reflect.Chan:
-		return interp.lostNameLocked(rt.Elem(), held, seen)
+		return interp.lostNameLocked(rt.Elem(), held, false, seen)
 	case reflect.Map:
-		if s := interp.lostNameLocked(rt.Key(), false, seen); s != "" {
+		if s := interp.lostNameLocked(rt.Key(), false, false, seen); s != "" {
 			return s
 		}
-		return interp.lostNameLocked(rt.Elem(), false, seen)
+		return interp.lostNameLocked(rt.Elem(), false, false, seen)
 	case reflect.Func:
 		for i := 0; i < rt.NumIn(); i++ {
-			if s := interp.lostNameLocked(rt.In(i), false, seen); s != "" {
+			if s := interp.lostNameLocked(rt.In(i), false, false, seen); s != "" {
 				return s
 			}
 		}
 		for i := 0; i < rt.NumOut(); i++ {
-			if s := interp.lostNameLocked(rt.Out(i), false, seen); s != "" {
+			if s := interp.lostNameLocked(rt.Out(i), false, false, seen); s != "" {
 				return s
 			}
 		}
 	case reflect.Struct:
 		for i := 0; i < rt.NumField(); i++ {
-			if s := interp.lostNameLocked(rt.Field(i).Type, false, seen); s != "" {
+			if s := interp.lostNameLocked(rt.Field(i).Type, false, false, seen); s != "" {
 				return s
 			}
 		}

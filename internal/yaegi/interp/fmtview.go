@@ -442,7 +442,20 @@ func (interp *Interpreter) fmtTypeVerbs(n *node, values []func(*frame) reflect.V
 			values[k] = interp.fmtSpreadTypes(n, format, child[k], values[k], k-fmtIdx-1)
 			continue
 		}
-		if t == nil || (!isInterface(t) && !hasScriptName(t, map[*itype]bool{}) && !holdsInterface(t, map[*itype]bool{})) { // toolscript patches 42 and 89
+		lostBin := ""
+		if t != nil && isBin(t) && !isInterface(t) { // toolscript patch 91: a typed tool's type
+			if lostBin = interp.lostName(t.TypeOf(), false); lostBin != "" {
+				lostBin = "type " + lostBin
+			}
+		}
+		if t != nil && lostBin == "" && interp.toolConst(child[k]) { // toolscript patch 91: orders.StatusPaid
+			lostBin = "the constant " + child[k].child[0].ident + "." + child[k].child[1].ident
+		}
+		lostInst := ""
+		if t != nil && !isInterface(t) {
+			lostInst = interp.instanceIn(t, map[*itype]bool{}) // toolscript patch 92: Pair[int]
+		}
+		if t == nil || (!isInterface(t) && !hasScriptName(t, map[*itype]bool{}) && !holdsInterface(t, map[*itype]bool{}) && lostBin == "" && lostInst == "") { // toolscript patches 42, 89, 91 and 92
 			continue
 		}
 		if named == nil {
@@ -458,11 +471,18 @@ func (interp *Interpreter) fmtTypeVerbs(n *node, values []func(*frame) reflect.V
 			}
 		}
 		values[k] = func(f *frame) reflect.Value {
+			if lostInst != "" && (typeVerbAt(format(f).String(), arg) || goSyntaxVerbAt(format(f).String(), arg)) { // toolscript patch 92
+				panic(n.cfgErrorf("%%T and %%#v of a value of type %s, or of a type made of it, are not supported "+
+					"(the interpreter does not name an instance of a generic type)", lostInst))
+			}
 			if !typeVerbAt(format(f).String(), arg) {
 				if goSyntaxVerbAt(format(f).String(), arg) { // toolscript patch 42
 					return reflect.ValueOf(fmtText(goSyntaxer{interp, n}.goSyntax(t, raw(f), true))) // toolscript patch 89
 				}
 				return prior(f)
+			}
+			if lostBin != "" { // toolscript patch 91
+				panic(toolTypeError(n, "%T", lostBin, t.TypeOf()))
 			}
 			if static != "" {
 				return reflect.ValueOf(static)
@@ -653,7 +673,7 @@ func goSyntaxVerbAt(format string, arg int) bool {
 // (toolscript patch 42).
 func (g goSyntaxer) goSyntax(t *itype, v reflect.Value, top bool) string { // toolscript patch 89: a method
 	if t == nil || isBin(t) || !v.IsValid() {
-		return g.native(v)
+		return g.nativeStatic(v) // toolscript patch 91
 	}
 	if isInterface(t) {
 		nilName := t.str + "(nil)"
@@ -788,6 +808,17 @@ func (g goSyntaxer) native(v reflect.Value) string {
 		panic(lostTypeError(g.n, "%#v", names, v.Type()))
 	}
 	return goSyntaxNative(v)
+}
+
+// nativeStatic is native for v, a value of a native static type: one of
+// a typed tool's types is named in the error (toolscript patch 91).
+func (g goSyntaxer) nativeStatic(v reflect.Value) string {
+	if v.IsValid() && v.Kind() != reflect.Interface {
+		if names := g.interp.lostGoSyntax(v, true, false, 0); names != "" {
+			panic(toolTypeError(g.n, "%#v", "type "+names, v.Type()))
+		}
+	}
+	return g.native(v)
 }
 
 // goSyntaxNative is fmt's %#v of a value without script types.

@@ -234,6 +234,8 @@ func (interp *Interpreter) gta(root *node, rpath, importPath, pkgName string) ([
 				ipath = packageName
 			}
 			if pkg := interp.binPkg[ipath]; pkg != nil {
+				// toolscript patch 91: the names of its types.
+				interp.noteBinTypes(ipath, pkg)
 				if ext := interp.opt.binExt[ipath]; ext != "" && ext != importPath { // toolscript patch 70
 					if _, err = interp.importSrc(rpath, ext, NoTest); err != nil {
 						return false

@@ -1,6 +1,11 @@
 package interp
 
 import (
+	"bytes"
+	"errors"
+	"go/constant"
+	"io"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -113,5 +118,86 @@ func TestFmtSpreadTypeVerbs(t *testing.T) {
 		if !strings.Contains(p.Error(), tt.want) {
 			t.Errorf("%s: got %q, want it to contain %q", tt.body, p.Error(), tt.want)
 		}
+	}
+}
+
+// TestFmtToolTypeNames checks patch 91: %T and %#v of a value of a
+// native package's type that its reflect type does not name (a typed
+// tool's struct, built with reflect.StructOf, and its enum, a string),
+// the package giving the names under TypeNamesSymbol, fail at run time
+// naming the type, statically and held in an interface; an enum's type
+// counts only for a value of the enum itself (a map[string]any is not
+// one); other verbs print as before.
+func TestFmtToolTypeNames(t *testing.T) {
+	order := reflect.StructOf([]reflect.StructField{
+		{Name: "ID", Type: reflect.TypeFor[int]()},
+		{Name: "Status", Type: reflect.TypeFor[string]()},
+	})
+	get := reflect.MakeFunc(reflect.FuncOf(nil, []reflect.Type{order}, false), func([]reflect.Value) []reflect.Value {
+		o := reflect.New(order).Elem()
+		o.Field(0).SetInt(7)
+		o.Field(1).SetString("paid")
+		return []reflect.Value{o}
+	})
+	shop := map[string]reflect.Value{
+		"Get":           get,
+		"Order":         reflect.Zero(reflect.PointerTo(order)),
+		"StatusPaid":    reflect.ValueOf(constant.MakeString("paid")),
+		TypeNamesSymbol: reflect.ValueOf(map[reflect.Type]string{order: "shop.Order", reflect.TypeFor[string](): "shop.Status"}),
+	}
+	run := func(body string) (string, error) {
+		var out bytes.Buffer
+		it := New(Options{Stdout: &out, Stderr: io.Discard})
+		if err := it.Use(stdlib.Symbols); err != nil {
+			t.Fatal(err)
+		}
+		if err := it.Use(Exports{"shop/shop": shop}); err != nil {
+			t.Fatal(err)
+		}
+		_, err := it.Eval("package main\nimport (\"fmt\"; \"shop\")\nfunc main() {\n" + body + "\n}")
+		return out.String(), err
+	}
+	for _, tt := range []struct{ body, want string }{
+		{`o := shop.Get(); fmt.Printf("%T\n", o)`, "%T of a value of type shop.Order is not supported"},
+		{`o := shop.Get(); fmt.Printf("%#v\n", []any{o})`, "%#v of a value held in an interface is not supported when it may be of type shop.Order"},
+		{`o := shop.Get(); fmt.Printf("%#v\n", o)`, "%#v of a value of type shop.Order is not supported"},
+		{`o := shop.Get(); fmt.Printf("%T\n", o.Status)`, "%T of a value of type shop.Status is not supported"},
+		{`fmt.Printf("%T\n", shop.StatusPaid)`, "%T of a value of the constant shop.StatusPaid is not supported"},
+		{`var x any = "s"; fmt.Printf("%T\n", x)`, "may be of type shop.Status"},
+	} {
+		_, err := run(tt.body)
+		var p Panic
+		if !errors.As(err, &p) || !strings.Contains(p.Error(), tt.want) {
+			t.Errorf("%s: got %v, want a panic containing %q", tt.body, err, tt.want)
+		}
+	}
+	for _, tt := range []struct{ body, want string }{
+		{`o := shop.Get(); fmt.Printf("%v %+v %s\n", o, o, o.Status)`, "{7 paid} {ID:7 Status:paid} paid"},
+		{`m := map[string]any{"k": 1}; fmt.Printf("%T %#v\n", m, m)`, `map[string]interface {} map[string]interface {}{"k":1}`},
+	} {
+		got, err := run(tt.body)
+		if err != nil || got != tt.want+"\n" {
+			t.Errorf("%s: got %q, %v, want %q", tt.body, got, err, tt.want)
+		}
+	}
+}
+
+// TestFmtGenericInstance checks patch 92: %T and %#v of a value whose
+// static type is, or is made of, an instance of a generic type (which
+// the interpreter does not name: it printed struct { A int; B int }) fail
+// at run time naming the instance; other verbs print as in Go.
+func TestFmtGenericInstance(t *testing.T) {
+	for _, body := range []string{
+		`fmt.Printf("%T\n", Pair[int]{1, 2})`,
+		`fmt.Printf("%#v\n", []Pair[int]{{1, 2}})`,
+		`p := &Pair[int]{}; fmt.Printf("%v %T\n", p, p)`,
+	} {
+		p := runPanic(t, goMain(fmtTypeDecls, body))
+		if want := "%T and %#v of a value of type main.Pair[int]"; !strings.Contains(p.Error(), want) {
+			t.Errorf("%s: got %q, want it to contain %q", body, p.Error(), want)
+		}
+	}
+	if got := runOutput(t, goMain(fmtTypeDecls, `p := Pair[string]{"a", "b"}; fmt.Printf("%v %+v %s\n", p, p, p.A)`)); got != "{a b} {A:a B:b} a\n" {
+		t.Errorf("got %q", got)
 	}
 }

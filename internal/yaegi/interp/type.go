@@ -1170,7 +1170,9 @@ func genType(interp *Interpreter, sc *scope, name string, lt *itype, types []*it
 		interp.instArgs = map[*itype][]*itype{}
 	}
 	interp.instArgs[t] = types
-	interp.noteNamedAs(t, name) // toolscript patch 89
+	if lt.node.anc.kind != typeSpecAssign { // toolscript patches 89 and 92: not an alias
+		interp.noteNamedAs(t, name)
+	}
 	// Add generated symbol in the scope of generic source and user.
 	sc.sym[name] = &symbol{index: -1, kind: typeSym, typ: t, node: g}
 	if lt.scope.sym[name] == nil {
