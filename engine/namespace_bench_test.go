@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/toolscript/toolscript/engine"
@@ -105,6 +106,29 @@ func BenchmarkSession_Namespace(b *testing.B) {
 					b.Fatal(err, res.Error, res.Stdout)
 				}
 				s.Close()
+			}
+		})
+	}
+}
+
+// BenchmarkExecute_NamespaceCompileError is a script that does not
+// compile, on a namespace of n tools: the type-checking pass that
+// explains the error finds its checker once per namespace.
+func BenchmarkExecute_NamespaceCompileError(b *testing.B) {
+	for _, n := range namespaceSizes {
+		b.Run("tools="+strconv.Itoa(n), func(b *testing.B) {
+			ns := bigNamespace(n, false)
+			const code = "r, err := tools.Tool00000(map[string]any{})\nfmt.Println(r, err, y)"
+			ctx := context.Background()
+			if _, err := engine.Execute(ctx, code, ns); err != nil { // as the host's earlier executions
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				res, err := engine.Execute(ctx, code, ns)
+				if err != nil || res.ReturnCode != engine.CodeError || !strings.Contains(res.Error, "undefined: y") {
+					b.Fatal(err, res.Error)
+				}
 			}
 		})
 	}

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
+	"github.com/toolscript/toolscript/internal/typecheck"
 	"github.com/toolscript/toolscript/internal/yaegi/interp"
 
 	"github.com/toolscript/toolscript/projection"
@@ -33,6 +34,11 @@ type surface struct {
 	names  []string                             // what tools.Names returns: the plain tools, sorted
 
 	typedSurface // the typed tools, built on first use (typed.go)
+
+	check struct { // the type checker, found on first use (typecheck.go)
+		once sync.Once
+		c    *typecheck.Checker
+	}
 }
 
 // SearchLimit is the number of tools a script's tools.Search returns at
@@ -364,8 +370,8 @@ func scriptNames(src string) (names, dotted map[string]bool) {
 			continue
 		}
 		j := skipBlank(src, i+1)
-		if j < len(src) && src[j] == '"' {
-			if k := strings.IndexByte(src[j+1:], '"'); k >= 0 {
+		if j < len(src) && (src[j] == '"' || src[j] == '`') { // Go takes a raw string as an import path too
+			if k := strings.IndexByte(src[j+1:], src[j]); k >= 0 {
 				if dotted == nil {
 					dotted = map[string]bool{}
 				}

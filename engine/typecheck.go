@@ -31,8 +31,16 @@ var checkers struct {
 // typedCache does).
 const maxCheckers = 64
 
-// checker returns the type checker of scripts that see the surface s.
+// checker returns the type checker of scripts that see the surface s,
+// found once per surface (a surface is shared by the executions of its
+// namespace).
 func (s *surface) checker() *typecheck.Checker {
+	s.check.once.Do(func() { s.check.c = s.findChecker() })
+	return s.check.c
+}
+
+// findChecker finds or makes the type checker of the surface's shape.
+func (s *surface) findChecker() *typecheck.Checker {
 	tools := typecheck.Tools{Decls: map[string]string{}, Typed: map[string][]string{}}
 	pkgs := make([]string, 0, len(s.pkgs))
 	for p := range s.pkgs {
