@@ -1,0 +1,125 @@
+package engine_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/toolscript/toolscript/engine"
+	"github.com/toolscript/toolscript/projection"
+)
+
+// Attacks on what the namespace caches share between executions (the
+// surface per namespace map, the typed surface, the isolated runtime's
+// tool lists): each execution must see its namespace as it is now.
+
+// TestNamespaceAttack_RawStringDotImport: a tool package dot-imported
+// with a raw string import path (Go takes one) is bound whole, as with a
+// quoted path (binding only the names after a "." left Get undefined).
+func TestNamespaceAttack_RawStringDotImport(t *testing.T) {
+	ns := map[string]projection.ToolProjection{"shop-get": echoTool("shop-get", "got"), "shop-put": echoTool("shop-put", "put")}
+	for name, rt := range bothRuntimes(t) {
+		t.Run(name, func(t *testing.T) {
+			for _, imp := range []string{"`shop`", `"shop"`, "/* c */ `shop`"} {
+				code := "package main\n\nimport (\n\t\"fmt\"\n\t. " + imp + "\n)\n\nfunc main() {\n\tr, err := Get(nil)\n\tfmt.Println(r, err)\n}\n"
+				res, err := rt.Execute(context.Background(), code, ns)
+				require.NoError(t, err)
+				require.Equal(t, engine.CodeOK, res.ReturnCode, imp+": "+res.Error)
+				assert.Equal(t, "got <nil>\n", res.Stdout, imp)
+			}
+		})
+	}
+}
+
+// TestNamespaceAttack_TypedReplacedSameName: a typed tool replaced in the
+// same map by one of the same name with other argument and result types
+// is seen with its new types by the next execution (in both runtimes),
+// and the old one's are gone.
+func TestNamespaceAttack_TypedReplacedSameName(t *testing.T) {
+	type inA struct {
+		N int `json:"n"`
+	}
+	type inB struct {
+		Word string `json:"word"`
+	}
+	toolA := func() projection.ToolProjection {
+		return projection.MustDirect("shop-echo", func(_ context.Context, in inA) (int, error) { return in.N * 2, nil }, "Double n.")
+	}
+	toolB := func() projection.ToolProjection {
+		return projection.MustDirect("shop-echo", func(_ context.Context, in inB) (string, error) { return in.Word + "!", nil }, "Shout a word.")
+	}
+	codeA := "r, err := shop.Echo(shop.EchoArgs{N: 21})\nfmt.Printf(\"%v %T %v\\n\", r, r, err)"
+	codeB := "r, err := shop.Echo(shop.EchoArgs{Word: \"hi\"})\nfmt.Printf(\"%v %T %v\\n\", r, r, err)"
+	for name, rt := range bothRuntimes(t) {
+		t.Run(name, func(t *testing.T) {
+			ns := map[string]projection.ToolProjection{"shop-echo": toolA()}
+			for round := 0; round < 3; round++ {
+				ns["shop-echo"] = toolA()
+				res, err := rt.Execute(context.Background(), codeA, ns)
+				require.NoError(t, err)
+				require.Equal(t, engine.CodeOK, res.ReturnCode, res.Error)
+				assert.Equal(t, "42 int <nil>\n", res.Stdout)
+				res, err = rt.Execute(context.Background(), codeB, ns)
+				require.NoError(t, err)
+				assert.Equal(t, engine.CodeError, res.ReturnCode, "the old tool's types are gone: "+res.Stdout)
+				assert.Contains(t, res.Error, "Word")
+
+				ns["shop-echo"] = toolB()
+				res, err = rt.Execute(context.Background(), codeB, ns)
+				require.NoError(t, err)
+				require.Equal(t, engine.CodeOK, res.ReturnCode, res.Error)
+				assert.Equal(t, "hi! string <nil>\n", res.Stdout)
+				res, err = rt.Execute(context.Background(), codeA, ns)
+				require.NoError(t, err)
+				assert.Equal(t, engine.CodeError, res.ReturnCode, "the old tool's types are gone: "+res.Stdout)
+			}
+		})
+	}
+}
+
+// TestNamespaceAttack_ManyNamespacesSameNames: more namespaces than any
+// cache keeps (surfaces, typed surfaces, a worker's tool lists), all
+// with the same tool names and schemas but their own tools, used in turn
+// twice over: every execution calls its own namespace's tools.
+func TestNamespaceAttack_ManyNamespacesSameNames(t *testing.T) {
+	type in struct {
+		N int `json:"n"`
+	}
+	const count = 20 // > maxSurfaces (16), > the kept tool lists (4)
+	nss := make([]map[string]projection.ToolProjection, count)
+	for i := range nss {
+		tag := fmt.Sprintf("ns%d", i)
+		typed := projection.MustDirect("shop-typed", func(_ context.Context, a in) (string, error) { return fmt.Sprint(tag, a.N), nil }, "Typed.")
+		nss[i] = map[string]projection.ToolProjection{"shop-plain": echoTool("shop-plain", tag), typed.Name(): typed}
+	}
+	code := "a, err := shop.Plain(nil)\nif err != nil {\n\tpanic(err)\n}\nb, err := shop.Typed(shop.TypedArgs{N: 7})\nif err != nil {\n\tpanic(err)\n}\nfmt.Println(a, b)"
+	for name, rt := range bothRuntimes(t) {
+		t.Run(name, func(t *testing.T) {
+			for round := 0; round < 2; round++ {
+				for i, ns := range nss {
+					res, err := rt.Execute(context.Background(), code, ns)
+					require.NoError(t, err)
+					require.Equal(t, engine.CodeOK, res.ReturnCode, res.Error)
+					assert.Equal(t, fmt.Sprintf("ns%d ns%d7\n", i, i), res.Stdout, "round %d", round)
+				}
+			}
+		})
+	}
+}
+
+// TestNamespaceAttack_NamesNotShared: a script that writes into the slice
+// tools.Names returns, or sorts it backwards, changes nothing the next
+// execution on the same map sees.
+func TestNamespaceAttack_NamesNotShared(t *testing.T) {
+	ns := map[string]projection.ToolProjection{"a": echoTool("a", "a"), "b": echoTool("b", "b"), "c": echoTool("c", "c")}
+	e := engine.New(engine.Config{})
+	res, err := e.Execute(context.Background(), "n := tools.Names()\nn[0] = \"zzz\"\nslices.Reverse(n)\nn = append(n[:1], \"x\")\nfmt.Println(n)", ns)
+	require.NoError(t, err)
+	require.Equal(t, engine.CodeOK, res.ReturnCode, res.Error)
+	require.Equal(t, "[c x]\n", res.Stdout)
+	res, err = e.Execute(context.Background(), "fmt.Println(tools.Names())", ns)
+	require.NoError(t, err)
+	assert.Equal(t, "[a b c]\n", res.Stdout, res.Error)
+}
