@@ -234,12 +234,35 @@ func containsRep(list []namedRep, s string) bool {
 // the one an interface holds, which a type with methods (or a pointer to
 // one) would have kept.
 func (interp *Interpreter) lostName(rt reflect.Type, held bool) string {
+	if s := iterName(rt); s != "" { // toolscript patch 92
+		return s
+	}
 	interp.named.RLock()
 	defer interp.named.RUnlock()
 	if len(interp.named.byType) == 0 {
 		return ""
 	}
 	return interp.lostNameLocked(rt, held, true, map[reflect.Type]bool{})
+}
+
+// iterName returns the name of the iterator type rt may be, or "": the
+// interpreted iter, maps and slices type iter.Seq[V] and iter.Seq2[K, V]
+// as the function types they are (toolscript patch 92).
+func iterName(rt reflect.Type) string {
+	if rt == nil || rt.Kind() != reflect.Func || rt.NumIn() != 1 || rt.NumOut() != 0 {
+		return ""
+	}
+	y := rt.In(0)
+	if y.Kind() != reflect.Func || y.NumOut() != 1 || y.Out(0).Kind() != reflect.Bool {
+		return ""
+	}
+	switch y.NumIn() {
+	case 1:
+		return "iter.Seq[" + y.In(0).String() + "] (an iterator's function type)"
+	case 2:
+		return "iter.Seq2[" + y.In(0).String() + ", " + y.In(1).String() + "] (an iterator's function type)"
+	}
+	return ""
 }
 
 func (interp *Interpreter) lostNameLocked(rt reflect.Type, held, top bool, seen map[reflect.Type]bool) string {

@@ -454,6 +454,9 @@ func (interp *Interpreter) fmtTypeVerbs(n *node, values []func(*frame) reflect.V
 		lostInst := ""
 		if t != nil && !isInterface(t) {
 			lostInst = interp.instanceIn(t, map[*itype]bool{}) // toolscript patch 92: Pair[int]
+			if lostInst == "" && t.cat == funcT {
+				lostInst = iterName(t.TypeOf()) // toolscript patch 92: maps.Keys(m)
+			}
 		}
 		if t == nil || (!isInterface(t) && !hasScriptName(t, map[*itype]bool{}) && !holdsInterface(t, map[*itype]bool{}) && lostBin == "" && lostInst == "") { // toolscript patches 42, 89, 91 and 92
 			continue

@@ -185,7 +185,9 @@ func TestFmtToolTypeNames(t *testing.T) {
 // TestFmtGenericInstance checks patch 92: %T and %#v of a value whose
 // static type is, or is made of, an instance of a generic type (which
 // the interpreter does not name: it printed struct { A int; B int }) fail
-// at run time naming the instance; other verbs print as in Go.
+// at run time naming the instance, and so do those of a function of an
+// iterator's type (maps.Keys's result, iter.Seq[string] in Go); other
+// verbs print as in Go.
 func TestFmtGenericInstance(t *testing.T) {
 	for _, body := range []string{
 		`fmt.Printf("%T\n", Pair[int]{1, 2})`,
@@ -199,5 +201,16 @@ func TestFmtGenericInstance(t *testing.T) {
 	}
 	if got := runOutput(t, goMain(fmtTypeDecls, `p := Pair[string]{"a", "b"}; fmt.Printf("%v %+v %s\n", p, p, p.A)`)); got != "{a b} {A:a B:b} a\n" {
 		t.Errorf("got %q", got)
+	}
+	// An iterator's function type may be iter.Seq or iter.Seq2 (the
+	// interpreted maps and slices return them as plain function types).
+	for _, tt := range []struct{ body, want string }{
+		{`seq := func(yield func(string) bool) { yield("a") }; fmt.Printf("%T\n", seq)`, "%T and %#v of a value of type iter.Seq[string]"},
+		{`var x any = func(yield func(int, P) bool) {}; fmt.Printf("%T\n", x)`, "may be of type iter.Seq2[int, struct { X int; Y int }]"},
+	} {
+		p := runPanic(t, goMain(fmtTypeDecls, tt.body))
+		if !strings.Contains(p.Error(), tt.want) {
+			t.Errorf("%s: got %q, want it to contain %q", tt.body, p.Error(), tt.want)
+		}
 	}
 }
