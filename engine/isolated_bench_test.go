@@ -6,7 +6,9 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/toolscript/toolscript/engine"
 	"github.com/toolscript/toolscript/projection"
@@ -29,12 +31,14 @@ func BenchmarkIsolated_Trivial(b *testing.B) {
 	ns, _ := benchNS()
 	ctx := context.Background()
 	b.ReportAllocs()
+	cpu := startCPU(iso)
 	for b.Loop() {
 		res, err := iso.Execute(ctx, `fmt.Println("hi")`, ns)
 		if err != nil || res.ReturnCode != 0 {
 			b.Fatal(err, res.Error)
 		}
 	}
+	cpu.report(b, 1, "op")
 }
 
 // BenchmarkIsolated_1000ToolCalls is a script calling a host tool 1000
@@ -45,12 +49,66 @@ func BenchmarkIsolated_1000ToolCalls(b *testing.B) {
 	ns, _ := benchNS()
 	ctx := context.Background()
 	b.ReportAllocs()
+	cpu := startCPU(iso)
 	for b.Loop() {
 		res, err := iso.Execute(ctx, thousandCalls, ns, engine.WithLimits(engine.Limits{MaxToolCalls: engine.Unlimited}))
 		if err != nil || res.ReturnCode != 0 || res.Value != 999000 {
 			b.Fatal(err, res.Error, res.Value)
 		}
 	}
+	cpu.report(b, 1000, "call")
+}
+
+// cpuMeter measures the CPU time the host (this process) and the
+// workers use over a benchmark: less disturbed than the wall-clock time
+// by the other load of a shared machine, it shows the work each side
+// does per call, spinning included.
+type cpuMeter struct {
+	pids         []int
+	host, worker time.Duration
+}
+
+func startCPU(iso *engine.Isolated) *cpuMeter {
+	m := &cpuMeter{pids: iso.WorkerPIDs()}
+	m.host, m.worker = hostCPU(), workersCPU(m.pids)
+	return m
+}
+
+// report reports the CPU time per unit (n units per operation) of each
+// side.
+func (m *cpuMeter) report(b *testing.B, n int, unit string) {
+	host, worker := hostCPU()-m.host, workersCPU(m.pids)-m.worker
+	per := float64(b.N * n)
+	b.ReportMetric(float64(host.Nanoseconds())/per, "host-CPU-ns/"+unit)
+	b.ReportMetric(float64(worker.Nanoseconds())/per, "worker-CPU-ns/"+unit)
+}
+
+func hostCPU() time.Duration {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// workersCPU adds up the user and system time of the processes, from
+// /proc (in clock ticks of 10 ms: measure over a second or more).
+func workersCPU(pids []int) time.Duration {
+	var total time.Duration
+	for _, pid := range pids {
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil {
+			continue
+		}
+		// The fields after the command's closing parenthesis: utime
+		// and stime are the 12th and 13th.
+		f := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+1:]))
+		if len(f) < 13 {
+			continue
+		}
+		u, _ := strconv.ParseInt(f[11], 10, 64)
+		s, _ := strconv.ParseInt(f[12], 10, 64)
+		total += time.Duration(u+s) * 10 * time.Millisecond
+	}
+	return total
 }
 
 // BenchmarkIsolated_WorkerStart measures starting a pool of one worker

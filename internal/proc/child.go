@@ -113,7 +113,7 @@ func newChild(cfg *Config) (*Child, *os.File, *os.File, error) {
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	outR, outW, err := os.Pipe()
+	outR, outW, err := framePipe()
 	if err != nil {
 		inR.Close()
 		inW.Close()

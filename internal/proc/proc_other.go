@@ -3,6 +3,7 @@
 package proc
 
 import (
+	"os"
 	"os/exec"
 	"syscall"
 )
@@ -16,3 +17,6 @@ func killGroup(cmd *exec.Cmd) {
 		_ = cmd.Process.Kill()
 	}
 }
+
+// framePipe returns the pipe of the frames a child sends.
+func framePipe() (r, w *os.File, err error) { return os.Pipe() }
