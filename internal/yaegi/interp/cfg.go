@@ -1254,6 +1254,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				var found bool
 				g, found, err = genAST(sc, fun, lt)
 				if err != nil {
+					err = atUse(n, err) // toolscript patch 96
 					return
 				}
 				if !found {
@@ -1461,6 +1462,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					}
 					// Generate an instantiated AST from the generic function one.
 					if g, found, err = genAST(sc, fun, types); err != nil {
+						err = atUse(n, err) // toolscript patch 96
 						break
 					}
 					if !found {

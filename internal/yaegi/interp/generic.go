@@ -79,7 +79,7 @@ func genAST(sc *scope, root *node, types []*itype) (*node, bool, error) {
 						if pindex >= len(types) {
 							return nil, cc.cfgErrorf("undefined type for %s", cc.ident)
 						}
-						t, err := nodeType(c.interp, sc, c.child[l])
+						t, err := nodeType(c.interp, declScope(root, sc), c.child[l]) // toolscript patch 96
 						if err != nil {
 							return nil, err
 						}
@@ -137,7 +137,7 @@ func genAST(sc *scope, root *node, types []*itype) (*node, bool, error) {
 							return nil, cc.cfgErrorf("undefined type for %s", cc.ident)
 						}
 						it := types[pindex]
-						t, err := nodeType(c.interp, sc, c.child[l])
+						t, err := nodeType(c.interp, declScope(root, sc), c.child[l]) // toolscript patch 96
 						if err != nil {
 							return nil, err
 						}
@@ -243,7 +243,7 @@ func checkConstraint(it, ct *itype, at *node) error {
 	// comparable type argument compiled).
 	if ct.cat == comparableT {
 		if rt := it.TypeOf(); rt != nil && !rt.Comparable() {
-			return at.cfgErrorf("%s does not satisfy comparable", it.id())
+			return unsatisfied(at, it, ct) // toolscript patch 96
 		}
 		return nil
 	}
@@ -260,7 +260,7 @@ func checkConstraint(it, ct *itype, at *node) error {
 			return nil
 		}
 	}
-	return at.cfgErrorf("%s does not implement %s", it.id(), ct.id())
+	return unsatisfied(at, it, ct) // toolscript patch 96
 }
 
 // toolscript patch 29: bounds of generic instantiation. Real programs stay
@@ -733,6 +733,9 @@ func checkConstraints(tps []genericParam, types []*itype) error {
 		ct := tp.constraint
 		if ct.cat == comparableT {
 			if err := checkConstraint(types[i], ct, tp.node); err != nil {
+				if ce, ok := err.(*constraintError); ok {
+					ce.index = i // toolscript patch 96
+				}
 				return err
 			}
 			continue
@@ -751,6 +754,9 @@ func checkConstraints(tps []genericParam, types []*itype) error {
 		sub := *ct
 		sub.constraint, sub.ulconstraint = c, ul
 		if err := checkConstraint(types[i], &sub, tp.node); err != nil {
+			if ce, ok := err.(*constraintError); ok {
+				ce.index = i // toolscript patch 96
+			}
 			return err
 		}
 	}
@@ -801,7 +807,7 @@ func (interp *Interpreter) instantiateFunc(sc *scope, n *node, t *itype, importP
 	}
 	g, found, err := genAST(sc, fun, types)
 	if err != nil {
-		return err
+		return atUse(n, err) // toolscript patch 96
 	}
 	if !found {
 		if _, err = interp.cfg(g, fun.scope, importPath, pkgName); err != nil {

@@ -198,7 +198,7 @@ func TestGenericsFailLoudly(t *testing.T) {
 	}{
 		{"cannot infer", `fmt.Println(Zero())`, "in call to Zero, cannot infer T"},
 		{"two types for one parameter", `a := 1; fmt.Println(Max(a, int64(2)))`, "type int64 of argument does not match inferred type int for T"},
-		{"not in the type set", `fmt.Println(Sum("a"))`, "string does not implement"},
+		{"not in the type set", `fmt.Println(Sum("a"))`, "string does not satisfy"},
 		{"not comparable", `fmt.Println(Eq([]int{1}, []int{1}))`, "[]int does not satisfy comparable"},
 		{"too many type arguments", `fmt.Println(Map[int, string, bool]([]int{1}, nil))`, "got 3 type arguments but Map has 2 type parameters"},
 	}

@@ -863,6 +863,7 @@ func nodeType2(interp *Interpreter, sc *scope, n *node, seen []*node) (t *itype,
 			}
 			// A generic type is being instantiated. Generate it.
 			t, err = genType(interp, sc, name, lt, []*itype{t1}, seen)
+			err = atUse(n, err) // toolscript patch 96
 			if err != nil {
 				return nil, err
 			}
@@ -914,6 +915,7 @@ func nodeType2(interp *Interpreter, sc *scope, n *node, seen []*node) (t *itype,
 		}
 		// A generic type is being instantiated. Generate it.
 		t, err = genType(interp, sc, name, lt, types, seen)
+		err = atUse(n, err) // toolscript patch 96
 
 	case interfaceType:
 		if sname := typeName(n); sname != "" {
