@@ -21,7 +21,11 @@
 // the package state it could reach, is replaced. Tool calls are the hot
 // path: their frames are built and parsed by hand, quick tools are served
 // on the goroutine that reads the worker's frames, and a worker's tool
-// call reads the host's answer itself while it spins for it.
+// call reads the host's answer itself while it spins for it. A
+// namespace's tool list crosses to a worker once: a run names it by its
+// key and carries it only when the worker does not hold it yet, and a
+// namespace changed since it was last given gets a new list (see
+// toollist.go). [ProfileEnv] makes the workers write CPU profiles.
 //
 // # Pool
 //
