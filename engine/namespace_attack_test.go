@@ -123,3 +123,47 @@ func TestNamespaceAttack_NamesNotShared(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "[a b c]\n", res.Stdout, res.Error)
 }
+
+// TestNamespaceAttack_ToolListsEvicted: namespaces whose tool lists
+// differ (each tool's doc and argument schema), more of them than a
+// worker keeps, used in turn twice over on one worker, in an order that
+// brings back evicted lists: each execution sees its own namespace's
+// types and calls its own tools (both runtimes).
+func TestNamespaceAttack_ToolListsEvicted(t *testing.T) {
+	type inA struct {
+		N int `json:"n"`
+	}
+	type inB struct {
+		M int `json:"m"`
+	}
+	const count = 7 // > the 4 lists a worker keeps
+	nss := make([]map[string]projection.ToolProjection, count)
+	codes := make([]string, count)
+	for i := range nss {
+		tag := fmt.Sprintf("ns%d", i)
+		var p projection.ToolProjection
+		if i%2 == 0 {
+			p = projection.MustDirect("shop-echo", func(_ context.Context, a inA) (string, error) { return fmt.Sprint(tag, a.N), nil }, "Echo "+tag+".")
+			codes[i] = "r, err := shop.Echo(shop.EchoArgs{N: 5})\nif err != nil {\n\tpanic(err)\n}\nfmt.Println(r)"
+		} else {
+			p = projection.MustDirect("shop-echo", func(_ context.Context, a inB) (string, error) { return fmt.Sprint(tag, a.M), nil }, "Echo "+tag+".")
+			codes[i] = "r, err := shop.Echo(shop.EchoArgs{M: 5})\nif err != nil {\n\tpanic(err)\n}\nfmt.Println(r)"
+		}
+		nss[i] = map[string]projection.ToolProjection{p.Name(): p}
+	}
+	order := []int{0, 1, 2, 3, 4, 5, 6, 0, 6, 1, 5, 2, 4, 3, 3, 0}
+	for name, rt := range bothRuntimes(t) {
+		t.Run(name, func(t *testing.T) {
+			for _, i := range order {
+				res, err := rt.Execute(context.Background(), codes[i], nss[i])
+				require.NoError(t, err)
+				require.Equal(t, engine.CodeOK, res.ReturnCode, "ns%d: %s", i, res.Error)
+				assert.Equal(t, fmt.Sprintf("ns%d5\n", i), res.Stdout)
+				// The other schema's field is not this namespace's.
+				res, err = rt.Execute(context.Background(), codes[(i+1)%2], nss[i])
+				require.NoError(t, err)
+				assert.Equal(t, engine.CodeError, res.ReturnCode, "ns%d: %s", i, res.Stdout)
+			}
+		})
+	}
+}
