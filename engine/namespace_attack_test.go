@@ -167,3 +167,34 @@ func TestNamespaceAttack_ToolListsEvicted(t *testing.T) {
 		})
 	}
 }
+
+// TestNamespaceAttack_DescribeSeesChanges: Describe of a map changed
+// since it was last described or executed (a tool replaced by one of the
+// same name with another doc and types, a tool added) shows the map as
+// it is now.
+func TestNamespaceAttack_DescribeSeesChanges(t *testing.T) {
+	type inA struct {
+		N int `json:"n"`
+	}
+	type inB struct {
+		Word string `json:"word"`
+	}
+	ns := map[string]projection.ToolProjection{
+		"shop-echo": projection.MustDirect("shop-echo", func(_ context.Context, in inA) (int, error) { return in.N, nil }, "First doc."),
+	}
+	e := engine.New(engine.Config{})
+	res, err := e.Execute(context.Background(), "r, err := shop.Echo(shop.EchoArgs{N: 1})\nfmt.Println(r, err)", ns)
+	require.NoError(t, err)
+	require.Equal(t, "1 <nil>\n", res.Stdout, res.Error)
+	d := engine.Describe(ns)
+	assert.Contains(t, d, "First doc.")
+	assert.Contains(t, d, "N int")
+	ns["shop-echo"] = projection.MustDirect("shop-echo", func(_ context.Context, in inB) (string, error) { return in.Word, nil }, "Second doc.")
+	ns["shop-more"] = echoTool("shop-more", "more")
+	d = engine.Describe(ns)
+	assert.Contains(t, d, "Second doc.")
+	assert.Contains(t, d, "Word string")
+	assert.Contains(t, d, "More")
+	assert.NotContains(t, d, "First doc.")
+	assert.NotContains(t, d, "N int")
+}
