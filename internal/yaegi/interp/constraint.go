@@ -98,3 +98,71 @@ func constraintTerms(ct *itype) string {
 	}
 	return strings.Join(terms, " | ")
 }
+
+// genericMissingMethod is the error of the type argument of tps[i] when
+// its constraint is an instance of a generic interface (PT Initer[T])
+// whose methods the argument lacks, as Go reports it: "*Bad does not
+// satisfy Initer[Bad] (missing method Init)"; nil otherwise
+// (toolscript patch 97: such a constraint's methods were not checked).
+func genericMissingMethod(tps []genericParam, types []*itype, i int) error {
+	tp := tps[i]
+	if tp.node == nil || tp.node.anc == nil || i >= len(types) {
+		return nil
+	}
+	x := tp.node.anc.lastChild()
+	if x.kind != indexExpr && x.kind != indexListExpr {
+		return nil
+	}
+	gt := x.child[0].typ
+	if gt == nil {
+		gt = tp.constraint
+	}
+	if gt == nil || gt.cat != genericT {
+		return nil
+	}
+	spec := gt.node
+	for spec != nil && spec.kind != typeSpec {
+		spec = spec.anc
+	}
+	if spec == nil || len(spec.child) < 3 || spec.lastChild().kind != interfaceType {
+		return nil
+	}
+	it := types[i]
+	for _, f := range spec.lastChild().child[0].child {
+		if len(f.child) != 2 || f.child[0].kind != identExpr {
+			continue // a type term
+		}
+		name := f.child[0].ident
+		if hasMethodNamed(it, name) {
+			continue
+		}
+		var args []string
+		for _, a := range x.child[1:] {
+			s := a.ident
+			for j, p := range tps {
+				if p.name == a.ident && j < len(types) {
+					s = constraintTypeName(types[j])
+				}
+			}
+			args = append(args, s)
+		}
+		msg := constraintTypeName(it) + " does not satisfy " + strings.TrimPrefix(x.child[0].ident, "main.") + "[" + strings.Join(args, ", ") + "] (missing method " + name + ")"
+		return &constraintError{cfgError: tp.node.cfgErrorf("%s", msg), msg: msg, index: i}
+	}
+	return nil
+}
+
+// hasMethodNamed tells whether the method set of t has a method name.
+func hasMethodNamed(t *itype, name string) bool {
+	if m, index := t.lookupMethod(name); m != nil && m.typ != nil {
+		return m.typ.recv == nil || m.typ.recv.cat != ptrT || t.cat == ptrT || embeddedViaPointer(t, index)
+	}
+	if _, index, isPtr, ok := t.lookupBinMethod(name); ok && len(index) > 0 {
+		return !isPtr || t.cat == ptrT || embeddedViaPointer(t, index)
+	}
+	if t.cat == valueT && t.rtype != nil {
+		_, ok := t.rtype.MethodByName(name)
+		return ok
+	}
+	return false
+}

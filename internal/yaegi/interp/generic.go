@@ -534,6 +534,9 @@ func inferTypeArgs(sc *scope, n, fun *node, explicit []*itype, args []*node, spr
 		for i, tp := range tps {
 			core := coreType(tp.constraint)
 			if core == nil {
+				core = genericCore(fun, tp) // toolscript patch 97
+			}
+			if core == nil {
 				continue
 			}
 			if bound[i] != nil {
@@ -729,6 +732,9 @@ func checkConstraints(tps []genericParam, types []*itype) error {
 	for i, tp := range tps {
 		if i >= len(types) || tp.constraint == nil {
 			continue
+		}
+		if err := genericMissingMethod(tps, types, i); err != nil { // toolscript patch 97
+			return err
 		}
 		ct := tp.constraint
 		if ct.cat == comparableT {
@@ -958,4 +964,90 @@ func unifyGenericDef(gt *itype, args []*node, input *itype, unify func(*node, *i
 		return nil
 	}
 	return walk(spec.lastChild(), input)
+}
+
+// genericCore returns the core type of the constraint of the type
+// parameter tp of fun when the constraint is an instance of a generic
+// interface with one type term (PT Initer[T], type Initer[E any]
+// interface{ *E; Init() }): the term, the interface's type parameters
+// replaced by the instance's type arguments (*T); nil for any other
+// constraint. toolscript patch 97
+func genericCore(fun *node, tp genericParam) *itype {
+	if tp.node == nil || tp.node.anc == nil {
+		return nil
+	}
+	x := tp.node.anc.lastChild()
+	if x.kind != indexExpr && x.kind != indexListExpr {
+		return nil
+	}
+	gt := x.child[0].typ
+	if gt == nil {
+		gt, _ = nodeType(fun.interp, fun.scope, x.child[0])
+	}
+	if gt == nil || gt.cat != genericT {
+		return nil
+	}
+	spec := gt.node
+	for spec != nil && spec.kind != typeSpec {
+		spec = spec.anc
+	}
+	if spec == nil || len(spec.child) < 3 || spec.lastChild().kind != interfaceType {
+		return nil
+	}
+	params := map[string]*node{}
+	j := 0
+	for _, f := range spec.child[1].child {
+		for _, id := range f.child[:max(1, len(f.child)-1)] {
+			if j+1 < len(x.child) {
+				params[id.ident] = x.child[j+1]
+			}
+			j++
+		}
+	}
+	if j != len(x.child)-1 {
+		return nil
+	}
+	var term *node
+	for _, f := range spec.lastChild().child[0].child {
+		if len(f.child) != 1 {
+			continue // a method
+		}
+		if term != nil {
+			return nil // several terms: no single core type written here
+		}
+		term = f.child[0]
+	}
+	var build func(d *node) *itype
+	build = func(d *node) *itype {
+		switch d.kind {
+		case identExpr:
+			a, ok := params[d.ident]
+			if !ok {
+				return nil
+			}
+			if a.typ != nil {
+				return a.typ
+			}
+			t, err := nodeType(fun.interp, fun.scope, a)
+			if err != nil {
+				return nil
+			}
+			return t
+		case starExpr:
+			if v := build(d.child[0]); v != nil {
+				return ptrOf(v, withNode(v.node), withScope(v.scope))
+			}
+		case arrayType:
+			if len(d.child) == 1 {
+				if v := build(d.child[0]); v != nil {
+					return sliceOf(v, withScope(v.scope))
+				}
+			}
+		}
+		return nil
+	}
+	if term == nil {
+		return nil
+	}
+	return build(term)
 }
