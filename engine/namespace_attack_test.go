@@ -3,6 +3,7 @@ package engine_test
 import (
 	"context"
 	"fmt"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -197,4 +198,59 @@ func TestNamespaceAttack_DescribeSeesChanges(t *testing.T) {
 	assert.Contains(t, d, "More")
 	assert.NotContains(t, d, "First doc.")
 	assert.NotContains(t, d, "N int")
+}
+
+// TestNamespaceAttack_ConcurrentNamespaces: executions at once on
+// namespaces of the same tool name with their own docs and schemas, on
+// two isolated workers and in process: each calls its own namespace's
+// tool with its own types.
+func TestNamespaceAttack_ConcurrentNamespaces(t *testing.T) {
+	type inA struct {
+		N int `json:"n"`
+	}
+	type inB struct {
+		M int `json:"m"`
+	}
+	const count = 3
+	nss := make([]map[string]projection.ToolProjection, count)
+	codes := make([]string, count)
+	for i := range nss {
+		tag := fmt.Sprintf("ns%d", i)
+		var p projection.ToolProjection
+		if i%2 == 0 {
+			p = projection.MustDirect("shop-echo", func(_ context.Context, a inA) (string, error) { return fmt.Sprint(tag, a.N), nil }, "Echo "+tag+".")
+			codes[i] = "r, err := shop.Echo(shop.EchoArgs{N: 5})\nif err != nil {\n\tpanic(err)\n}\nfmt.Println(r)"
+		} else {
+			p = projection.MustDirect("shop-echo", func(_ context.Context, a inB) (string, error) { return fmt.Sprint(tag, a.M), nil }, "Echo "+tag+".")
+			codes[i] = "r, err := shop.Echo(shop.EchoArgs{M: 5})\nif err != nil {\n\tpanic(err)\n}\nfmt.Println(r)"
+		}
+		nss[i] = map[string]projection.ToolProjection{p.Name(): p}
+	}
+	for name, rt := range map[string]engine.CodeRuntime{
+		"in-process": engine.New(engine.Config{}),
+		"isolated":   newIsolated(t, engine.IsolatedConfig{Workers: 2}),
+	} {
+		t.Run(name, func(t *testing.T) {
+			var wg sync.WaitGroup
+			errs := make(chan string, 4*10)
+			for g := range 4 {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					for k := range 10 {
+						i := (g + k) % count
+						res, err := rt.Execute(context.Background(), codes[i], nss[i])
+						if err != nil || res.ReturnCode != engine.CodeOK || res.Stdout != fmt.Sprintf("ns%d5\n", i) {
+							errs <- fmt.Sprintf("ns%d: %v %d %q %s", i, err, res.ReturnCode, res.Stdout, res.Error)
+						}
+					}
+				}()
+			}
+			wg.Wait()
+			close(errs)
+			for e := range errs {
+				t.Error(e)
+			}
+		})
+	}
 }
