@@ -254,3 +254,33 @@ func TestNamespaceAttack_ConcurrentNamespaces(t *testing.T) {
 		})
 	}
 }
+
+// TestNamespaceAttack_SessionKeepsItsNamespace: a session's namespace is
+// the map as NewSession saw it, in both runtimes: a tool the host
+// replaces or adds in that map later is not what the session calls (the
+// isolated session called the new tool through types of the old one).
+func TestNamespaceAttack_SessionKeepsItsNamespace(t *testing.T) {
+	for name, rt := range bothRuntimes(t) {
+		t.Run(name, func(t *testing.T) {
+			ns := map[string]projection.ToolProjection{"a": echoTool("a", "old")}
+			s, err := engine.NewSession(rt, ns)
+			require.NoError(t, err)
+			defer s.Close()
+			ns["a"] = echoTool("a", "replaced before the first input")
+			res, err := s.Execute(context.Background(), "r, _ := tools.A(nil)\nfmt.Println(r)")
+			require.NoError(t, err)
+			require.Equal(t, engine.CodeOK, res.ReturnCode, res.Error)
+			assert.Equal(t, "old\n", res.Stdout)
+			ns["a"] = echoTool("a", "new")
+			ns["b"] = echoTool("b", "b")
+			res, err = s.Execute(context.Background(), "r, _ := tools.A(nil)\nfmt.Println(r, tools.Names())")
+			require.NoError(t, err)
+			require.Equal(t, engine.CodeOK, res.ReturnCode, res.Error)
+			assert.Equal(t, "old [a]\n", res.Stdout)
+			require.NoError(t, s.Reset())
+			res, err = s.Execute(context.Background(), "r, _ := tools.A(nil)\nfmt.Println(r)")
+			require.NoError(t, err)
+			assert.Equal(t, "old\n", res.Stdout, res.Error)
+		})
+	}
+}

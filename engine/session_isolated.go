@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"runtime"
 	"sync"
 	"time"
@@ -32,7 +33,10 @@ func newIsolatedSession(r *Isolated, ns map[string]projection.ToolProjection, li
 	if r.closed.Load() {
 		return nil, ErrClosed
 	}
-	return newSessionCore(&isolatedBackend{e: r, ns: ns}, limits), nil
+	// The namespace as it is now, as a session in process keeps it (its
+	// surface): a tool the host replaces in its map later is not called
+	// by this session (the worker's types are the first input's).
+	return newSessionCore(&isolatedBackend{e: r, ns: maps.Clone(ns)}, limits), nil
 }
 
 func (b *isolatedBackend) defaults() Limits { return b.e.cfg.Limits }
