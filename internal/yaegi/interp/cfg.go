@@ -1983,7 +1983,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				// Resolve binary package symbol: a type or a value
 				name := n.child[1].ident
 				pkg := n.child[0].sym.typ.path
-				if s, ok := interp.binPkg[pkg][name]; ok {
+				if s, ok := interp.binPkg[pkg][name]; ok && name != TypeNamesSymbol { // toolscript patch 91: not the script's
 					if isBinType(s) {
 						n.typ = valueTOf(s.Type().Elem())
 					} else {

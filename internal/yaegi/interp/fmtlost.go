@@ -58,7 +58,9 @@ func (interp *Interpreter) noteNamed(t *itype) {
 // their reflect types do not have (a typed tool's result struct, built
 // with reflect.StructOf; its enum, a string): %T and %#v of a value of
 // one fail at run time, naming the type, rather than print its
-// representation (toolscript patch 91). A script cannot name it.
+// representation (toolscript patch 91). A script cannot name it (it is
+// no symbol of the package for a selector or a dot-import), so the map,
+// which a host may share between interpreters, is only read.
 const TypeNamesSymbol = "_typeNames"
 
 // noteBinTypes records the type names of the native package ipath

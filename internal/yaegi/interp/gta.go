@@ -246,6 +246,9 @@ func (interp *Interpreter) gta(root *node, rpath, importPath, pkgName string) ([
 				case "_": // no import of symbols
 				case ".": // import symbols in current scope
 					for n, v := range pkg {
+						if n == TypeNamesSymbol { // toolscript patch 91: not the script's
+							continue
+						}
 						typ := v.Type()
 						kind := binSym
 						if isBinType(v) {

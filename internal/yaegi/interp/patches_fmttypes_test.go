@@ -171,6 +171,9 @@ func TestFmtToolTypeNames(t *testing.T) {
 			t.Errorf("%s: got %v, want a panic containing %q", tt.body, err, tt.want)
 		}
 	}
+	if _, err := run(`fmt.Println(len(shop._typeNames))`); err == nil || !strings.Contains(err.Error(), "_typeNames") {
+		t.Errorf("the type names are a symbol of the script's: %v", err)
+	}
 	for _, tt := range []struct{ body, want string }{
 		{`o := shop.Get(); fmt.Printf("%v %+v %s\n", o, o, o.Status)`, "{7 paid} {ID:7 Status:paid} paid"},
 		{`m := map[string]any{"k": 1}; fmt.Printf("%T %#v\n", m, m)`, `map[string]interface {} map[string]interface {}{"k":1}`},
