@@ -221,3 +221,54 @@ func TestNamespaceCache_BindsWhatTheScriptNames(t *testing.T) {
 		}
 	})
 }
+
+// TestNamespaceCache_NewMapSameTools: a host that builds a new map for
+// every execution from the same projections (the registry's
+// ScriptNamespace) finds the surface cached too, by the entries' sum and
+// then an exact check: set-up does not grow with the namespace, and a new
+// map with one projection replaced is seen as it is.
+func TestNamespaceCache_NewMapSameTools(t *testing.T) {
+	const n = 2000
+	tools := make(map[string]projection.ToolProjection, n)
+	for i := range n {
+		name := fmt.Sprintf("t%04d", i)
+		tools[name] = echoTool(name, name)
+	}
+	fresh := func() map[string]projection.ToolProjection {
+		m := make(map[string]projection.ToolProjection, n)
+		for k, v := range tools {
+			m[k] = v
+		}
+		return m
+	}
+	e := engine.New(engine.Config{})
+	const code = "r, _ := tools.T1999(nil)\nfmt.Println(r)"
+	res, err := e.Execute(context.Background(), code, fresh())
+	require.NoError(t, err)
+	require.Equal(t, "t1999\n", res.Stdout, res.Error)
+
+	maps := make([]map[string]projection.ToolProjection, 8)
+	for i := range maps {
+		maps[i] = fresh()
+	}
+	next := 0
+	allocs := testing.AllocsPerRun(len(maps)-1, func() {
+		res, err := e.Execute(context.Background(), code, maps[next])
+		next++
+		if err != nil || res.Stdout != "t1999\n" {
+			t.Errorf("got %q, %v", res.Stdout, err)
+		}
+	})
+	// A surface built anew binds and copies every tool: several
+	// allocations per tool (thousands here); a cached one none.
+	assert.Less(t, allocs, float64(n), "a new map of the same tools rebuilt the surface")
+
+	changed := fresh()
+	changed["t1999"] = echoTool("t1999", "replaced")
+	res, err = e.Execute(context.Background(), code, changed)
+	require.NoError(t, err)
+	assert.Equal(t, "replaced\n", res.Stdout, res.Error)
+	res, err = e.Execute(context.Background(), code, fresh())
+	require.NoError(t, err)
+	assert.Equal(t, "t1999\n", res.Stdout, res.Error)
+}

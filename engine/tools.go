@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"hash/maphash"
 	"reflect"
 	"sort"
 	"strings"
@@ -93,9 +94,35 @@ func FuncName(method string) string { return projection.GoFuncName(method) }
 // keeps the map's entries as they were (the projections' identities),
 // and surfaceFor uses it only when the map holds exactly those, one
 // lookup per entry; a changed map gets a new surface.
+// A host that builds a new map for every execution from the same
+// projections (the registry's ScriptNamespace does) finds its surface by
+// the entries' sum (entriesKey), again used only when the map holds
+// exactly the cached entries: the sum finds a candidate, never decides.
 var surfaces struct {
 	sync.Mutex
-	m map[unsafe.Pointer]*cachedSurface
+	m         map[unsafe.Pointer]*cachedSurface
+	byEntries map[entriesKey]*cachedSurface
+}
+
+// entriesKey finds the cached surface of a map with the same entries: its
+// length and an order-independent sum over its entries (entrySum).
+type entriesKey struct {
+	n   int
+	sum uint64
+}
+
+// entrySeed seeds entrySum's hashes for the process.
+var entrySeed = maphash.MakeSeed()
+
+// entrySum is the sum, over ns's entries, of a hash of each entry's name
+// and its projection's identity.
+func entrySum(ns map[string]projection.ToolProjection) entriesKey {
+	var sum uint64
+	for name, p := range ns {
+		id := identity(p)
+		sum += maphash.String(entrySeed, name) ^ (uint64(uintptr(id[0]))*0x9e3779b97f4a7c15 + uint64(uintptr(id[1])))
+	}
+	return entriesKey{len(ns), sum}
 }
 
 // maxSurfaces bounds surfaces; past it the cache starts again (as
@@ -150,6 +177,21 @@ func surfaceFor(ns map[string]projection.ToolProjection) (*surface, error) {
 	if c != nil && c.holds(ns) {
 		return c.surf, nil
 	}
+	ek := entrySum(ns)
+	surfaces.Lock()
+	c = surfaces.byEntries[ek]
+	surfaces.Unlock()
+	if c != nil && c.holds(ns) {
+		if key != nil {
+			surfaces.Lock()
+			if surfaces.m == nil || len(surfaces.m) >= maxSurfaces {
+				surfaces.m = map[unsafe.Pointer]*cachedSurface{}
+			}
+			surfaces.m[key] = c
+			surfaces.Unlock()
+		}
+		return c.surf, nil
+	}
 	if err := projection.ValidateNamespace(ns); err != nil {
 		return nil, err
 	}
@@ -157,14 +199,17 @@ func surfaceFor(ns map[string]projection.ToolProjection) (*surface, error) {
 	for name, p := range c.surf.index {
 		c.entries = append(c.entries, nsEntry{name: name, p: identity(p)})
 	}
-	if key == nil {
-		return c.surf, nil // a nil map: nothing to key by
-	}
 	surfaces.Lock()
-	if surfaces.m == nil || len(surfaces.m) >= maxSurfaces {
-		surfaces.m = map[unsafe.Pointer]*cachedSurface{}
+	if surfaces.byEntries == nil || len(surfaces.byEntries) >= maxSurfaces {
+		surfaces.byEntries = map[entriesKey]*cachedSurface{}
 	}
-	surfaces.m[key] = c
+	surfaces.byEntries[ek] = c
+	if key != nil { // a nil map has no identity to key by
+		if surfaces.m == nil || len(surfaces.m) >= maxSurfaces {
+			surfaces.m = map[unsafe.Pointer]*cachedSurface{}
+		}
+		surfaces.m[key] = c
+	}
 	surfaces.Unlock()
 	return c.surf, nil
 }

@@ -66,20 +66,40 @@ func (p *projected) Call(ctx context.Context, args map[string]any) (any, error) 
 func (r *Registry) Projections() map[string]projection.ToolProjection {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
+	r.pmu.Lock()
+	defer r.pmu.Unlock()
 	out := make(map[string]projection.ToolProjection, len(r.order))
+	kept := make(map[*Tool]keptProjection, len(r.order))
 	for _, n := range r.order {
 		t := r.tools[n]
 		if off, _ := r.disabledLocked(t); off || r.ptcNameLocked(n) {
 			continue
 		}
-		switch r.permLocked(n) {
-		case PermissionDeny:
-			out[n] = &deniedProjected{name: n}
-		case PermissionAsk:
-			out[n] = &askProjected{projected: projected{t: t}, r: r}
-		default:
-			out[n] = &projected{t: t}
+		perm := r.permLocked(n)
+		if k, ok := r.projs[t]; ok && k.perm == perm {
+			out[n], kept[t] = k.p, k
+			continue
 		}
+		var p projection.ToolProjection
+		switch perm {
+		case PermissionDeny:
+			p = &deniedProjected{name: n}
+		case PermissionAsk:
+			p = &askProjected{projected: projected{t: t}, r: r}
+		default:
+			p = &projected{t: t}
+		}
+		out[n], kept[t] = p, keptProjection{perm: perm, p: p}
 	}
+	r.projs = kept
 	return out
+}
+
+// keptProjection is the projection Projections gave a tool under a
+// permission: the same tool under the same permission gets the same
+// value again, so that a namespace built anew from an unchanged registry
+// holds the same projections and the engine finds its surface cached.
+type keptProjection struct {
+	perm Permission
+	p    projection.ToolProjection
 }

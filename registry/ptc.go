@@ -136,7 +136,7 @@ const ptcIntro = "Run Go code that calls the tools below as Go functions, to do 
 // (tools.Search in a script, over the same visible tools).
 func (r *Registry) ScriptNamespace() map[string]projection.ToolProjection {
 	ns := r.Projections()
-	ns[SearchEntryName] = &searchProjected{r: r}
+	ns[SearchEntryName] = r.searchEntry
 	return ns
 }
 

@@ -46,6 +46,10 @@ type Registry struct {
 	closed   bool
 
 	search searchCache // Search's index
+
+	pmu         sync.Mutex               // guards projs
+	projs       map[*Tool]keptProjection // Projections' values, kept while the tool and its permission are
+	searchEntry *searchProjected         // ScriptNamespace's search entry, one per registry
 }
 
 // Option configures New. Options only record values.
@@ -123,6 +127,7 @@ func newRegistry(name string, cfg config) *Registry {
 		backends:   map[ExecutionMode]executor.Backend{},
 		owned:      map[ExecutionMode]bool{},
 	}
+	r.searchEntry = &searchProjected{r: r}
 	for m, b := range cfg.backends {
 		r.backends[m] = b
 	}
