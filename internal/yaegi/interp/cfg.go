@@ -3,6 +3,7 @@ package interp
 import (
 	"fmt"
 	"go/constant"
+	"go/token" // toolscript patch 109
 	// toolscript patch 4: no "log" (internal errors panic, the host's logger stays untouched)
 	"math"
 	"path"
@@ -1007,6 +1008,9 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 
 				// toolscript patch 28
 				if err = checkConstSize(n); err != nil {
+					break
+				}
+				if err = checkConstOverflow(n); err != nil { // toolscript patch 109
 					break
 				}
 			}
@@ -2395,6 +2399,9 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			if n.child[0].rval.IsValid() && !isInterface(n.typ) && constOp[n.action] != nil {
 				n.typ.TypeOf() // init reflect type
 				constOp[n.action](n)
+				if err = checkConstOverflow(n); err != nil { // toolscript patch 109
+					return
+				}
 			}
 			switch {
 			case n.rval.IsValid():
@@ -3529,6 +3536,79 @@ func checkConstSize(n *node) error {
 		return n.cfgErrorf("constant overflow: the value has %d bits, more than %d", constant.BitLen(v), maxConstBits)
 	}
 	return nil
+}
+
+// checkConstOverflow fails a constant operation whose exact value its
+// type cannot represent, as Go's compiler does ("constant 200 overflows
+// int8"): the operation computed in the type's arithmetic wrapped
+// (int8(100) + 100 was -56, uint16(1) << 17 was 0), and an untyped
+// constant expression given a type by its context was truncated (var d
+// uint8 = 1 << 8 was 0). toolscript patch 109.
+func checkConstOverflow(n *node) error {
+	if !n.rval.IsValid() || n.typ == nil || n.typ.untyped {
+		return nil
+	}
+	t := n.typ.TypeOf()
+	if t == nil || !isInt(t) {
+		return nil
+	}
+	var exact constant.Value
+	if isConstantValue(n.rval.Type()) {
+		if a := n.anc; a != nil && (a.kind == binaryExpr || a.kind == unaryExpr || a.kind == parenExpr) {
+			return nil // an untyped operand: only the whole expression's value must fit
+		}
+		exact = vConstantValue(n.rval)
+	} else {
+		x, ok := exactConstOf(n.child[0].rval)
+		if !ok {
+			return nil
+		}
+		var y constant.Value
+		if len(n.child) > 1 {
+			if y, ok = exactConstOf(n.child[1].rval); !ok {
+				return nil
+			}
+		}
+		switch n.action {
+		case aAdd:
+			exact = constant.BinaryOp(x, token.ADD, y)
+		case aSub:
+			exact = constant.BinaryOp(x, token.SUB, y)
+		case aMul:
+			exact = constant.BinaryOp(x, token.MUL, y)
+		case aNeg:
+			exact = constant.UnaryOp(token.SUB, x, 0)
+		case aShl:
+			s, ok := constant.Uint64Val(constant.ToInt(y))
+			if !ok || s > maxConstBits {
+				return nil // checkConstShift's
+			}
+			exact = constant.Shift(x, token.SHL, uint(s))
+		default:
+			return nil // no other integer operation overflows but MinInt / -1, a run-time wrap in Go too
+		}
+	}
+	if exact.Kind() == constant.Int && !representableConst(exact, t) {
+		return n.cfgErrorf("constant %s overflows %s", exact.ExactString(), n.typ.id())
+	}
+	return nil
+}
+
+// exactConstOf is the exact value of a constant operand: its
+// constant.Value, or the integer a typed constant holds. toolscript
+// patch 109.
+func exactConstOf(v reflect.Value) (constant.Value, bool) {
+	switch {
+	case !v.IsValid():
+		return nil, false
+	case isConstantValue(v.Type()):
+		return constant.ToInt(vConstantValue(v)), true
+	case isUint(v.Type()):
+		return constant.MakeUint64(v.Uint()), true
+	case isInt(v.Type()):
+		return constant.MakeInt64(v.Int()), true
+	}
+	return nil, false
 }
 
 // newOfValue reports whether the operand of new is an expression (Go 1.26's

@@ -1240,6 +1240,13 @@ func representableConst(c constant.Value, t reflect.Type) bool {
 		default:
 			return false
 		}
+		if k := t.Kind(); k >= reflect.Int && k <= reflect.Int64 {
+			// toolscript patch 109: a signed type holds -2^(n-1) to
+			// 2^(n-1)-1 (the bit length alone let 200 be an int8, -56,
+			// and -129 one, 127).
+			limit := constant.Shift(constant.MakeInt64(1), token.SHL, uint(bitlen[k]-1))
+			return constant.Compare(x, token.LSS, limit) && constant.Compare(x, token.GEQ, constant.UnaryOp(token.SUB, limit, 0))
+		}
 		return constant.BitLen(x) <= bitlen[t.Kind()]
 	case isFloat(t):
 		x := constant.ToFloat(c)
