@@ -117,14 +117,8 @@ func genericMissingMethod(tps []genericParam, types []*itype, i int) error {
 	if gt == nil {
 		gt = tp.constraint
 	}
-	if gt == nil || gt.cat != genericT {
-		return nil
-	}
-	spec := gt.node
-	for spec != nil && spec.kind != typeSpec {
-		spec = spec.anc
-	}
-	if spec == nil || len(spec.child) < 3 || spec.lastChild().kind != interfaceType {
+	spec := genericInterfaceSpec(gt)
+	if spec == nil {
 		return nil
 	}
 	it := types[i]

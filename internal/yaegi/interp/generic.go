@@ -966,6 +966,23 @@ func unifyGenericDef(gt *itype, args []*node, input *itype, unify func(*node, *i
 	return walk(spec.lastChild(), input)
 }
 
+// genericInterfaceSpec returns the type spec declaring gt when gt is a
+// generic interface type (type Initer[E any] interface{ ... }), else nil.
+// toolscript patch 97
+func genericInterfaceSpec(gt *itype) *node {
+	if gt == nil || gt.cat != genericT {
+		return nil
+	}
+	spec := gt.node
+	for spec != nil && spec.kind != typeSpec {
+		spec = spec.anc
+	}
+	if spec == nil || len(spec.child) < 3 || spec.lastChild().kind != interfaceType {
+		return nil
+	}
+	return spec
+}
+
 // genericCore returns the core type of the constraint of the type
 // parameter tp of fun when the constraint is an instance of a generic
 // interface with one type term (PT Initer[T], type Initer[E any]
@@ -984,14 +1001,8 @@ func genericCore(fun *node, tp genericParam) *itype {
 	if gt == nil {
 		gt, _ = nodeType(fun.interp, fun.scope, x.child[0])
 	}
-	if gt == nil || gt.cat != genericT {
-		return nil
-	}
-	spec := gt.node
-	for spec != nil && spec.kind != typeSpec {
-		spec = spec.anc
-	}
-	if spec == nil || len(spec.child) < 3 || spec.lastChild().kind != interfaceType {
+	spec := genericInterfaceSpec(gt)
+	if spec == nil {
 		return nil
 	}
 	params := map[string]*node{}
