@@ -247,5 +247,32 @@ func ifaceEqual(a, b interface{}) bool {
 	if w, ok := b.(interface{ scriptNode() *node }); ok {
 		b = reflect.ValueOf(w).Field(0).Interface()
 	}
+	// toolscript patch 110: two interface values holding values of one
+	// script type with methods (the interpreter's record of a value and
+	// its type) are equal when the values are, as in Go; the records
+	// compared their reflect.Values, so two equal values were unequal
+	// (var x, y any = L{"a"}, L{"a"}; x == y was false).
+	if va, ok := a.(valueInterface); ok {
+		if vb, ok := b.(valueInterface); ok {
+			return recordsEqual(va, vb)
+		}
+	}
 	return a == b
+}
+
+// recordsEqual is == of two interface values the interpreter holds as
+// records: both nil, or of the same type with equal values (a value of
+// a type == cannot compare panics, as in Go). toolscript patch 110.
+func recordsEqual(a, b valueInterface) bool {
+	if !a.value.IsValid() || !b.value.IsValid() || a.node == nil || b.node == nil {
+		return !a.value.IsValid() && !b.value.IsValid()
+	}
+	ta, tb := a.node.typ, b.node.typ
+	if ta != tb && (ta == nil || tb == nil || ta.id() != tb.id()) {
+		return false
+	}
+	if !a.value.CanInterface() || !b.value.CanInterface() {
+		return false
+	}
+	return ifaceEqual(a.value.Interface(), b.value.Interface())
 }
