@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/peterh/liner"
 
@@ -37,6 +38,13 @@ type asker struct {
 	interrupt func() bool
 	names     map[string]string // registry name -> the script's pkg.Func
 	always    map[string]bool
+	// asking is set while a question reads its answer on the terminal
+	// (the terminal loop's read sets it): the line editor
+	// prints the question before it turns the terminal's signals off, so
+	// a Ctrl-C typed at once may come as SIGINT, which the REPL then
+	// leaves to the question (pressed again, it refuses) rather than
+	// cancelling the input under a question still waiting for a key.
+	asking atomic.Bool
 }
 
 // setNames records the script's names of the tools of ns.

@@ -116,6 +116,9 @@ func replCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		for {
 			select {
 			case <-sig:
+				if r.ask.asking.Load() {
+					continue // the question's own Ctrl-C refuses (asker.asking)
+				}
 				if !r.interrupt() {
 					select {
 					case idle <- struct{}{}:
@@ -254,7 +257,11 @@ func (r *repl) terminal(histFile string) int {
 	defer line.Close()
 	line.SetCtrlCAborts(true)
 	r.ask.mu.Lock()
-	r.ask.read = func(_ context.Context, p string) (string, error) { return line.Prompt(p) }
+	r.ask.read = func(_ context.Context, p string) (string, error) {
+		r.ask.asking.Store(true)
+		defer r.ask.asking.Store(false)
+		return line.Prompt(p)
+	}
 	r.ask.mu.Unlock()
 	if histFile != "" {
 		if f, err := os.Open(histFile); err == nil {
