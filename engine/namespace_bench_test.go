@@ -44,18 +44,24 @@ func BenchmarkExecute_Namespace(b *testing.B) {
 			ns := bigNamespace(n, false)
 			code := fmt.Sprintf("r, err := tools.Tool%05d(map[string]any{})\nif err != nil {\n\tpanic(err)\n}\nfmt.Println(r)", n-1)
 			want := fmt.Sprintln(n - 1)
-			ctx := context.Background()
-			if _, err := engine.Execute(ctx, code, ns); err != nil { // as the host's earlier executions
-				b.Fatal(err)
-			}
-			b.ReportAllocs()
-			for b.Loop() {
-				res, err := engine.Execute(ctx, code, ns)
-				if err != nil || res.ReturnCode != 0 || res.Stdout != want {
-					b.Fatal(err, res.Error, res.Stdout)
-				}
-			}
+			benchExecuteNamespace(b, ns, code, want)
 		})
+	}
+}
+
+// benchExecuteNamespace runs code on ns once, as the host's earlier
+// executions, then measures its executions, each checked against want.
+func benchExecuteNamespace(b *testing.B, ns map[string]projection.ToolProjection, code, want string) {
+	ctx := context.Background()
+	if _, err := engine.Execute(ctx, code, ns); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		res, err := engine.Execute(ctx, code, ns)
+		if err != nil || res.ReturnCode != 0 || res.Stdout != want {
+			b.Fatal(err, res.Error, res.Stdout)
+		}
 	}
 }
 
@@ -67,17 +73,7 @@ func BenchmarkExecute_NamespaceTyped(b *testing.B) {
 			ns := bigNamespace(n, true)
 			code := fmt.Sprintf("r, err := tools.Tool%05d(tools.Tool%05dArgs{X: 1})\nif err != nil {\n\tpanic(err)\n}\nfmt.Println(r)", n-1, n-1)
 			want := fmt.Sprintln(n)
-			ctx := context.Background()
-			if _, err := engine.Execute(ctx, code, ns); err != nil { // as the host's earlier executions
-				b.Fatal(err)
-			}
-			b.ReportAllocs()
-			for b.Loop() {
-				res, err := engine.Execute(ctx, code, ns)
-				if err != nil || res.ReturnCode != 0 || res.Stdout != want {
-					b.Fatal(err, res.Error, res.Stdout)
-				}
-			}
+			benchExecuteNamespace(b, ns, code, want)
 		})
 	}
 }

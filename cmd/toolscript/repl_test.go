@@ -238,7 +238,13 @@ func startTerminal(t *testing.T, history string, flags ...string) *terminal {
 // expectations matched, and moves past it.
 func (tm *terminal) expect(s string) {
 	tm.t.Helper()
-	deadline := time.After(wait)
+	tm.await(s, time.After(wait), nil)
+}
+
+// await waits until the output shows s (and marks it seen), failing at
+// deadline; it returns false when again fires first (nil: never).
+func (tm *terminal) await(s string, deadline, again <-chan time.Time) bool {
+	tm.t.Helper()
 	for {
 		tm.mu.Lock()
 		i := bytes.Index(tm.out[tm.seen:], []byte(s))
@@ -248,7 +254,7 @@ func (tm *terminal) expect(s string) {
 		out := string(tm.out)
 		tm.mu.Unlock()
 		if i >= 0 {
-			return
+			return true
 		}
 		select {
 		case <-tm.more:
@@ -256,6 +262,8 @@ func (tm *terminal) expect(s string) {
 			tm.t.Fatalf("the REPL's output ended without %q; output:\n%q", s, out)
 		case <-deadline:
 			tm.t.Fatalf("no %q within %s; output:\n%q", s, wait, out)
+		case <-again:
+			return false
 		}
 	}
 }
@@ -267,28 +275,8 @@ func (tm *terminal) sendUntil(s, want string) {
 	deadline := time.After(wait)
 	for {
 		tm.send(s)
-		again := time.After(time.Second)
-		for {
-			tm.mu.Lock()
-			i := bytes.Index(tm.out[tm.seen:], []byte(want))
-			if i >= 0 {
-				tm.seen += i + len(want)
-			}
-			out := string(tm.out)
-			tm.mu.Unlock()
-			if i >= 0 {
-				return
-			}
-			select {
-			case <-tm.more:
-				continue
-			case <-tm.done:
-				tm.t.Fatalf("the REPL's output ended without %q; output:\n%q", want, out)
-			case <-deadline:
-				tm.t.Fatalf("no %q within %s; output:\n%q", want, wait, out)
-			case <-again:
-			}
-			break
+		if tm.await(want, deadline, time.After(time.Second)) {
+			return
 		}
 	}
 }
