@@ -92,6 +92,7 @@ func (r *Report) WritePlots(dir string) error {
 // ("1000000", not "1e+06").
 type plainLogTicks struct{}
 
+// Ticks implements plot.Ticker: plot.LogTicks' ticks, their labels in plain digits.
 func (plainLogTicks) Ticks(lo, hi float64) []plot.Tick {
 	ticks := plot.LogTicks{Prec: -1}.Ticks(lo, hi)
 	for i := range ticks {
