@@ -66,27 +66,63 @@ func BenchmarkIsolated_1000ToolCalls(b *testing.B) {
 type cpuMeter struct {
 	pids         []int
 	host, worker time.Duration
+	// Voluntary context switches: a thread that waited and was woken.
+	hostSw, workerSw int64
 }
 
 func startCPU(iso *engine.Isolated) *cpuMeter {
 	m := &cpuMeter{pids: iso.WorkerPIDs()}
 	m.host, m.worker = hostCPU(), workersCPU(m.pids)
+	m.hostSw, m.workerSw = hostSwitches(), workersSwitches(m.pids)
 	return m
 }
 
-// report reports the CPU time per unit (n units per operation) of each
-// side.
+// report reports the CPU time and the wake-ups (voluntary context
+// switches of all threads) per unit (n units per operation) of each side.
 func (m *cpuMeter) report(b *testing.B, n int, unit string) {
 	host, worker := hostCPU()-m.host, workersCPU(m.pids)-m.worker
+	hostSw, workerSw := hostSwitches()-m.hostSw, workersSwitches(m.pids)-m.workerSw
 	per := float64(b.N * n)
 	b.ReportMetric(float64(host.Nanoseconds())/per, "host-CPU-ns/"+unit)
 	b.ReportMetric(float64(worker.Nanoseconds())/per, "worker-CPU-ns/"+unit)
+	b.ReportMetric(float64(hostSw)/per, "host-wakeups/"+unit)
+	b.ReportMetric(float64(workerSw)/per, "worker-wakeups/"+unit)
 }
 
 func hostCPU() time.Duration {
 	var ru syscall.Rusage
 	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// hostSwitches returns the voluntary context switches of this process's
+// threads.
+func hostSwitches() int64 {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return ru.Nvcsw
+}
+
+// workersSwitches adds up the voluntary context switches of the threads
+// of the processes, from /proc.
+func workersSwitches(pids []int) int64 {
+	var total int64
+	for _, pid := range pids {
+		dirs, _ := os.ReadDir(fmt.Sprintf("/proc/%d/task", pid))
+		for _, d := range dirs {
+			b, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%s/status", pid, d.Name()))
+			if err != nil {
+				continue
+			}
+			for _, line := range strings.Split(string(b), "\n") {
+				if rest, ok := strings.CutPrefix(line, "voluntary_ctxt_switches:"); ok {
+					n, _ := strconv.ParseInt(strings.TrimSpace(rest), 10, 64)
+					total += n
+				}
+			}
+		}
+	}
+	return total
 }
 
 // workersCPU adds up the user and system time of the processes, from

@@ -141,7 +141,8 @@ type hostRun struct {
 	traceMsg []byte         // the worker's typeTrace frame
 	inflight map[uint64]context.CancelFunc
 	tools    sync.WaitGroup
-	ended    bool // result has begun: no more tool calls start
+	running  atomic.Int32 // the calls tools counts
+	ended    bool         // result has begun: no more tool calls start
 
 	trace     Trace // what calls holds, counted as the engine counts its trace
 	keptBytes int64 // the encoded arguments calls keeps
@@ -310,6 +311,7 @@ func (r *hostRun) record(f wire.Frame) (startedCall, bool, []byte) {
 	}
 	r.inflight[f.ID] = cancel
 	r.tools.Add(1)
+	r.running.Add(1)
 	r.mu.Unlock()
 	return startedCall{ctx: ctx, cancel: cancel, i: i, name: name, p: p, args: args}, true, nil
 }
@@ -317,6 +319,7 @@ func (r *hostRun) record(f wire.Frame) (startedCall, bool, []byte) {
 // callTool answers one tool call of the worker through the real projection.
 func (r *hostRun) callTool(ctx context.Context, cancel context.CancelFunc, id uint64, i int, p projection.ToolProjection, args map[string]any) {
 	defer r.tools.Done()
+	defer r.running.Add(-1)
 	defer cancel()
 	start := time.Now()
 	var (
@@ -375,6 +378,10 @@ func (r *hostRun) endTools() {
 		c()
 	}
 	r.mu.Unlock()
+	if r.running.Load() == 0 {
+		// None running, and none starts once the run has ended.
+		return
+	}
 	done := make(chan struct{})
 	go func() { r.tools.Wait(); close(done) }()
 	t := time.NewTimer(r.e.cfg.Grace)
@@ -489,7 +496,17 @@ func (r *hostRun) finish(f wire.Frame) Result {
 	}
 	if res.Code == CodeOK && r.session == nil {
 		// Return the worker once its goroutines are gone, without making
-		// the caller wait.
+		// the caller wait: at once when the ready message came with the
+		// reply (the worker sends them together when it can).
+		select {
+		case f, ok := <-r.w.Frames():
+			if _, done, _ := r.ready(f, ok); done {
+				// Killed or not, the result stands, as when recycle
+				// kills it in the background.
+				return res
+			}
+		default:
+		}
 		r.e.wg.Go(func() { r.recycle() })
 		return res
 	}
@@ -540,23 +557,31 @@ func (r *hostRun) recycle() (Exit, bool) {
 	for {
 		select {
 		case f, ok := <-r.w.Frames():
-			if !ok {
-				return r.kill(""), true
+			if ex, done, killed := r.ready(f, ok); done {
+				return ex, killed
 			}
-			if f.Type != typeReady || f.ID != r.id {
-				continue
-			}
-			if !isClean(f.Body) {
-				return r.kill(fmt.Sprintf("still running %v after the script ended (a long native call ignores cancellation)", r.e.cfg.Grace)), true
-			}
-			if r.session == nil {
-				r.e.pool.Put(r.w)
-			}
-			return Exit{}, false
 		case <-t.C:
 			return r.kill("no ready message after the script ended"), true
 		}
 	}
+}
+
+// ready handles a frame of the worker after its reply (ok false: the
+// frames ended): done once it is the ready message, or the end, when the
+// worker is back in the pool (not for a session) or killed.
+func (r *hostRun) ready(f wire.Frame, ok bool) (ex Exit, done, killed bool) {
+	switch {
+	case !ok:
+		return r.kill(""), true, true
+	case f.Type != typeReady || f.ID != r.id:
+		return Exit{}, false, false
+	case !isClean(f.Body):
+		return r.kill(fmt.Sprintf("still running %v after the script ended (a long native call ignores cancellation)", r.e.cfg.Grace)), true, true
+	}
+	if r.session == nil {
+		r.e.pool.Put(r.w)
+	}
+	return Exit{}, true, false
 }
 
 // crashed reports a worker that died during the execution, or whose

@@ -2,7 +2,9 @@ package isolated
 
 import (
 	"fmt"
+	"io"
 	"os"
+	"sync"
 
 	"github.com/toolscript/toolscript/internal/proc"
 	"github.com/toolscript/toolscript/internal/wire"
@@ -32,7 +34,53 @@ type Conn struct {
 	// W writes frames to the host; it is safe for concurrent use.
 	W *wire.Writer
 
-	arrived func() bool // the pipe holds bytes; nil when unknown
+	arrived func() bool   // the pipe holds bytes; nil when unknown
+	out     *lockedWriter // W's stream, for WriteFrames
+}
+
+// lockedWriter serialises the writes to a worker's pipe: W's, one frame
+// each, and WriteFrames', several at once.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+// WriteFrames writes frames in one write to the pipe, so that the host
+// reads them with one wake-up, in order and with nothing between them.
+// A frame over MaxFrameBytes is not written: it fails as W.Write fails
+// (a *wire.FrameSizeError), and so do the frames after it.
+func (c *Conn) WriteFrames(fs ...wire.Frame) error {
+	if c.out == nil {
+		for _, f := range fs {
+			if err := c.W.Write(f); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	n := 0
+	for i, f := range fs {
+		if f.Type == 0 || len(f.Body)+wire.HeaderSize-4 > MaxFrameBytes {
+			// W.Write refuses it with its error; those before go first.
+			if err := c.WriteFrames(fs[:i]...); err != nil {
+				return err
+			}
+			return c.W.Write(f)
+		}
+		n += wire.HeaderSize + len(f.Body)
+	}
+	b := make([]byte, 0, n)
+	for _, f := range fs {
+		b = wire.AppendFrame(b, f)
+	}
+	_, err := c.out.Write(b)
+	return err
 }
 
 // Pollable reports whether Pending can tell that a frame has arrived.
@@ -102,7 +150,8 @@ func (cfg ServeConfig) role() proc.Role {
 			// left of the worker once they have.
 			defer prof.stop()
 			src, arrived := newPipeReader(in)
-			return cfg.Serve(&Conn{R: wire.NewReader(src), W: wire.NewWriter(out), arrived: arrived})
+			lw := &lockedWriter{w: out}
+			return cfg.Serve(&Conn{R: wire.NewReader(src), W: wire.NewWriter(lw), arrived: arrived, out: lw})
 		},
 	}
 }

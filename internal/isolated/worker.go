@@ -233,6 +233,10 @@ func (ws *workerServer) handle(f wire.Frame) {
 			}()
 		})
 		ws.runs <- func() { ws.run(ctx, cancel, id, &req) }
+		// The run starts on this thread, now: this goroutine waits in
+		// the run queue for another thread to take it and read on,
+		// instead of the run waiting for a thread to be woken for it.
+		runtime.Gosched()
 	}
 }
 
@@ -247,9 +251,15 @@ func (ws *workerServer) run(ctx context.Context, cancel context.CancelCauseFunc,
 	// worker (see Outcome.StateChanged).
 	reply.Retire = reply.Retire || changed
 	cancel(errRunEnded)
+	// The trace, the reply and, when the run's goroutines are gone
+	// already, the ready message go in one write: the host reads them
+	// with one wake-up.
+	var frames []wire.Frame
 	if reply.Trace > 0 {
-		if err := ws.c.W.Write(wire.Frame{Type: typeTrace, ID: id, Body: trace}); err != nil {
+		if len(trace)+wire.HeaderSize-4 > MaxFrameBytes {
 			reply.Trace, reply.TraceTruncated = 0, true // cannot happen within Bounds.TraceBytes
+		} else {
+			frames = append(frames, wire.Frame{Type: typeTrace, ID: id, Body: trace})
 		}
 	}
 	// A wire.Result built by hand: marshalling one around the reply
@@ -263,21 +273,33 @@ func (ws *workerServer) run(ctx context.Context, cancel context.CancelCauseFunc,
 		body, err = json.Marshal(&reply)
 	}
 	if err != nil {
-		_ = ws.c.W.Send(wire.TypeResult, id, &wire.Result{Error: &wire.Error{Kind: wire.KindEncode, Message: err.Error()}})
+		f, _ := wire.Encode(wire.TypeResult, id, &wire.Result{Error: &wire.Error{Kind: wire.KindEncode, Message: err.Error()}})
+		frames = append(frames, f)
 	} else {
 		body = append(append(append(make([]byte, 0, len(valuePrefix)+len(body)+1), valuePrefix...), body...), '}')
-		_ = ws.c.W.Write(wire.Frame{Type: wire.TypeResult, ID: id, Body: body})
+		frames = append(frames, wire.Frame{Type: wire.TypeResult, ID: id, Body: body})
 	}
+	if quiet(base) {
+		ws.free()
+		_ = ws.c.WriteFrames(append(frames, wire.Frame{Type: typeReady, ID: id, Body: readyClean})...)
+		return
+	}
+	_ = ws.c.WriteFrames(frames...)
 	clean := drain(base, req.Grace)
-	// Free before ready: the host sends the next run once it has it.
-	ws.mu.Lock()
-	ws.runCancel = nil
-	ws.mu.Unlock()
+	ws.free()
 	body = readyClean
 	if !clean {
 		body, _ = json.Marshal(&readyMsg{})
 	}
 	_ = ws.c.W.Write(wire.Frame{Type: typeReady, ID: id, Body: body})
+}
+
+// free marks the worker free for the next run, before its ready message:
+// the host sends the next run once it has that.
+func (ws *workerServer) free() {
+	ws.mu.Lock()
+	ws.runCancel = nil
+	ws.mu.Unlock()
 }
 
 // execute runs the script of req on the engine; it reports whether the
@@ -430,7 +452,7 @@ func (l *callLog) encodeTrace(calls []Call, omit bool) []byte {
 func drain(base int, grace time.Duration) bool {
 	deadline := time.Now().Add(grace)
 	for d := 20 * time.Microsecond; ; d = min(2*d, 5*time.Millisecond) {
-		if runtime.NumGoroutine() <= base && interp.Running() == 0 {
+		if quiet(base) {
 			return true
 		}
 		if time.Now().After(deadline) {
@@ -438,6 +460,12 @@ func drain(base int, grace time.Duration) bool {
 		}
 		time.Sleep(d)
 	}
+}
+
+// quiet reports whether the goroutines of a run are gone: no more than
+// base goroutines, none of them in the interpreter.
+func quiet(base int) bool {
+	return runtime.NumGoroutine() <= base && interp.Running() == 0
 }
 
 // frameWriter streams one output of the script to the host.
