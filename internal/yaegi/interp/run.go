@@ -942,6 +942,15 @@ func assign(n *node) {
 		index[i] = n.child[i].findex
 		level[i] = n.child[i].level
 	}
+	// toolscript patch 98: a value given to a destination of a script
+	// interface type is copied as the destination holds it, not as its
+	// source's type (s, n = Square{5}, 7 and a swap of two any variables
+	// holding values of script types panicked in reflect.Set).
+	for i := range types {
+		if d := n.child[i].typ; types[i] != nil && d != nil && isInterfaceSrc(d) {
+			types[i] = d.frameType()
+		}
+	}
 
 	if n.kind == defineStmt {
 		// Handle a multiple var declararation / assign. It cannot be a swap.
@@ -3408,6 +3417,14 @@ func compositeBinStructNotype(n *node) { doCompositeBinStruct(n, false) }
 func destType(n *node) *itype {
 	switch n.anc.kind {
 	case assignStmt, defineStmt:
+		if n.anc.nleft > 1 {
+			// toolscript patch 98: a literal of a multiple assignment
+			// is written in its own slot (patch 54), and the statement
+			// converts it to its destination's type (it took the first
+			// destination's interface type for its own slot: var a, b
+			// Shape = Square{2}, Square{3} panicked in reflect.Set).
+			return n.typ
+		}
 		return n.anc.child[0].typ
 	default:
 		return n.typ
