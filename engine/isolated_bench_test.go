@@ -206,3 +206,37 @@ func BenchmarkIsolated_Namespace(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkIsolated_SessionNamespace is an input of a session of one
+// call in a namespace of n tools: the session's worker holds the tools
+// from its first input, so a later input carries none (the host neither
+// checks the namespace nor encodes its list, the worker decodes none).
+func BenchmarkIsolated_SessionNamespace(b *testing.B) {
+	for _, n := range []int{10, 1000} {
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			iso := benchIsolated(b)
+			ns := make(map[string]projection.ToolProjection, n)
+			for i := range n {
+				t := projection.MustDirect(fmt.Sprintf("tool_%05d", i), func(context.Context, map[string]any) (any, error) {
+					return i, nil
+				}, "Tool number "+strconv.Itoa(i)+". No args. Returns its number (int).")
+				ns[t.Name()] = t
+			}
+			s, err := engine.NewSession(iso, ns)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer s.Close()
+			code := fmt.Sprintf("r, err := tools.Tool%05d(map[string]any{})\nif err != nil {\n\tpanic(err)\n}\nfmt.Println(r)\n", n-1)
+			want := fmt.Sprintln(n - 1)
+			ctx := context.Background()
+			b.ReportAllocs()
+			for b.Loop() {
+				res, err := s.Execute(ctx, code)
+				if err != nil || res.ReturnCode != 0 || res.Stdout != want {
+					b.Fatal(err, res.Error, res.Stdout)
+				}
+			}
+		})
+	}
+}

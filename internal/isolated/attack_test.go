@@ -93,3 +93,37 @@ func TestWorkerToolLists_Attack(t *testing.T) {
 		assert.Len(t, wl.ns, i+1, "list %d is its own", i)
 	}
 }
+
+// TestWorkerSessionTools_Attack: the inputs of a session after its first
+// carry no tools (ToolsHeld); a worker that does not hold that session's
+// tools (none, or another session's) refuses such an input instead of
+// running it with no tools or another session's, and an input of the
+// session it holds keeps the tools of the session's first input whatever
+// the later input carries.
+func TestWorkerSessionTools_Attack(t *testing.T) {
+	ws := &workerServer{eng: boundsEngine{}}
+	specs := toolSpecs(testNS(3))
+	held := func(id uint64) *RunRequest {
+		return &RunRequest{session: &SessionRequest{Session: id, ToolsHeld: true}}
+	}
+	_, _, err := ws.namespace(held(1), 10)
+	require.ErrorIs(t, err, errSessionTools, "no session held")
+
+	first := &RunRequest{Tools: specs}
+	first.session = &SessionRequest{Session: 1}
+	ns, _, err := ws.namespace(first, 11)
+	require.NoError(t, err)
+	require.Len(t, ns, 3)
+
+	ns2, _, err := ws.namespace(held(1), 12)
+	require.NoError(t, err)
+	assert.Equal(t, ns, ns2, "the session's own tools")
+	later := &RunRequest{Tools: toolSpecs(testNS(1))}
+	later.session = &SessionRequest{Session: 1}
+	ns3, _, err := ws.namespace(later, 13)
+	require.NoError(t, err)
+	assert.Len(t, ns3, 3, "the first input's tools stay the session's")
+
+	_, _, err = ws.namespace(held(2), 14)
+	require.ErrorIs(t, err, errSessionTools, "another session's input without its tools")
+}

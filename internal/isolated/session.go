@@ -20,7 +20,10 @@ import (
 // after which the frames are the run call's (output, tool calls, trace,
 // result, ready). The worker keeps one session: the first input of an id
 // starts it, with the tools that input names; an input of another id
-// drops it and starts afresh. The worker is never given back to the pool:
+// drops it and starts afresh. Only the first input carries the tools
+// (the session keeps the namespace NewSession saw); the later ones say
+// the worker holds them (ToolsHeld), and a worker that does not hold
+// that session's tools refuses them. The worker is never given back to the pool:
 // closing or resetting a session kills it (the pool starts another), so
 // no state of a session reaches another execution.
 const sessionCall = "session"
@@ -34,10 +37,17 @@ type SessionRequest struct {
 	// MaxStateBytes bounds the state the session keeps between inputs
 	// (engine.SessionLimits.MaxMemoryBytes); negative: none.
 	MaxStateBytes int64 `json:"max_state_bytes"`
+	// ToolsHeld says the worker has the session's tools from its first
+	// input: Tools is empty.
+	ToolsHeld bool `json:"tools_held,omitempty"`
 }
 
 // errBadSession is the error of a session call whose request is invalid.
 var errBadSession = errors.New("engine: worker: bad session request")
+
+// errSessionTools is the error of an input that names the tools of a
+// session the worker does not hold.
+var errSessionTools = errors.New("engine: worker: the input of a session this worker does not hold, without its tools")
 
 // encode is the session call's args for the input req (which has the
 // host's fields set: tools, grace, deadline).
@@ -101,6 +111,9 @@ func (ws *workerServer) namespace(req *RunRequest, id uint64) (map[string]projec
 	switch {
 	case sr != nil && ws.session != nil && ws.session.id == sr.Session:
 		ns, rs = ws.session.ns, ws.session.rs
+	case sr != nil && sr.ToolsHeld:
+		// Not this worker's session: it does not hold its tools.
+		return nil, nil, errSessionTools
 	case sr == nil && req.ToolsKey != "":
 		l, err := ws.toolList(req)
 		if err != nil {
@@ -159,6 +172,9 @@ type HostSession struct {
 
 	mu sync.Mutex
 	w  *Worker // nil once killed
+	// held: the worker holds the session's tools, an input it took
+	// carried them; the inputs after it do not.
+	held bool
 }
 
 // NewSession takes a worker of the pool for a session with tools; ctx
@@ -195,7 +211,9 @@ func (s *HostSession) Run(ctx context.Context, req *RunRequest, maxState int64, 
 		return Result{Code: CodeCrash, Error: "engine: the session's worker is gone"}, true
 	}
 	req.Grace = s.h.cfg.Grace
-	req.Tools = s.h.lists.get(s.tools).specs
+	if !s.held {
+		req.Tools = s.h.lists.get(s.tools).specs
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	if timeout > 0 {
@@ -209,9 +227,14 @@ func (s *HostSession) Run(ctx context.Context, req *RunRequest, maxState int64, 
 	r := &hostRun{
 		e: s.h, w: w, ns: s.tools, ctx: ctx, timeout: timeout, inflight: map[uint64]context.CancelFunc{},
 		id: s.h.seq.Add(1), trace: s.h.eng.NewTrace(), stdout: stdout, stderr: stderr,
-		session: &SessionRequest{Session: s.id, MaxStateBytes: maxState},
+		session: &SessionRequest{Session: s.id, MaxStateBytes: maxState, ToolsHeld: s.held},
 	}
 	res = r.run(req)
+	if !r.killed {
+		// The worker took the input (it answered and lives): it holds
+		// the session's tools.
+		s.held = true
+	}
 	if r.killed {
 		s.mu.Lock()
 		s.w = nil
