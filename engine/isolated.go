@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -107,6 +108,25 @@ type Isolated struct {
 	cfg    IsolatedConfig
 	host   *isolated.Host
 	closed atomic.Bool
+	limits atomic.Pointer[limitsJSON] // the last limits encoded
+}
+
+// limitsJSON is a Limits value and its JSON, which is never written to
+// (run requests of several executions may hold it at once).
+type limitsJSON struct {
+	l Limits
+	b json.RawMessage
+}
+
+// encodeLimits returns l's JSON: the last one encoded when l is the same
+// (executions with the runtime's limits, which most are, encode them once).
+func (e *Isolated) encodeLimits(l Limits) json.RawMessage {
+	if c := e.limits.Load(); c != nil && c.l == l {
+		return c.b
+	}
+	b, _ := json.Marshal(l)
+	e.limits.Store(&limitsJSON{l: l, b: b})
+	return b
 }
 
 var _ CodeRuntime = (*Isolated)(nil)
@@ -162,7 +182,7 @@ func (e *Isolated) Execute(ctx context.Context, code string, ns map[string]proje
 		}
 		req.Globals = g
 	}
-	req.Limits, _ = json.Marshal(limits)
+	req.Limits = e.encodeLimits(limits)
 	if req.RunCPU == 0 && limits.Timeout > 0 {
 		req.RunCPU = limits.Timeout*time.Duration(runtime.GOMAXPROCS(0)) + time.Second
 	}
@@ -295,6 +315,24 @@ const _ = uint(MaxFrameBytes-isolated.MaxFrameBytes) + uint(isolated.MaxFrameByt
 type bridge struct {
 	eng   *Engine
 	state policy.StateBaseline
+	// The limits of the last run, and their JSON: the worker runs one
+	// script at a time, most with the same limits.
+	lastLimits []byte
+	limits     Limits
+}
+
+// decodeLimits decodes a run's limits, the last run's again when their
+// JSON is the same.
+func (b *bridge) decodeLimits(raw []byte) (Limits, error) {
+	if b.lastLimits != nil && bytes.Equal(raw, b.lastLimits) {
+		return b.limits, nil
+	}
+	var l Limits
+	if err := json.Unmarshal(raw, &l); err != nil {
+		return Limits{}, err
+	}
+	b.lastLimits, b.limits = append([]byte(nil), raw...), l
+	return l, nil
 }
 
 var _ isolated.Engine = (*bridge)(nil)
@@ -313,8 +351,8 @@ func (b *bridge) Warm() error {
 
 func (b *bridge) Run(ctx context.Context, req *isolated.RunRequest, ns map[string]projection.ToolProjection, stdout, stderr io.Writer) isolated.Outcome {
 	fail := func(msg string) isolated.Outcome { return isolated.Outcome{Code: CodeError, Error: msg} }
-	var limits Limits
-	if err := json.Unmarshal(req.Limits, &limits); err != nil {
+	limits, err := b.decodeLimits(req.Limits)
+	if err != nil {
 		return fail("engine: worker: bad limits: " + err.Error())
 	}
 	opts := []Option{WithLimits(limits), WithStdout(stdout), WithStderr(stderr)}

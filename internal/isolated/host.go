@@ -158,7 +158,7 @@ func (r *hostRun) run(req *RunRequest) Result {
 	if r.session != nil {
 		name, args = sessionCall, r.session.encode(req)
 	} else {
-		args, _ = json.Marshal(req)
+		args, _ = appendRunRequest(nil, req)
 	}
 	body := appendRunCall(nil, name, args, r.id)
 	// Tool calls and cancellations are taken where the worker's frames

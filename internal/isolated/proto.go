@@ -65,6 +65,210 @@ type RunRequest struct {
 	session *SessionRequest // the session call's request, for an input of a session
 }
 
+// appendRunRequest appends req's JSON, as json.Marshal writes it, but
+// by hand: it is on the way of every execution.
+func appendRunRequest(b []byte, req *RunRequest) ([]byte, error) {
+	b = append(b, `{"code":`...)
+	b = tagged.AppendString(b, req.Code)
+	if len(req.Tools) > 0 {
+		tools, err := json.Marshal(req.Tools)
+		if err != nil {
+			return nil, err
+		}
+		b = append(append(b, `,"tools":`...), tools...)
+	}
+	if req.ToolsKey != "" {
+		b = append(b, `,"tools_key":`...)
+		b = tagged.AppendString(b, req.ToolsKey)
+	}
+	b = appendRaw(append(b, `,"limits":`...), req.Limits)
+	if req.Deadline != 0 {
+		b = strconv.AppendInt(append(b, `,"deadline":`...), req.Deadline, 10)
+	}
+	if len(req.Globals) > 0 {
+		b = appendRaw(append(b, `,"globals":`...), req.Globals)
+	}
+	b = strconv.AppendInt(append(b, `,"grace":`...), int64(req.Grace), 10)
+	if req.RunCPU != 0 {
+		b = strconv.AppendInt(append(b, `,"run_cpu":`...), int64(req.RunCPU), 10)
+	}
+	return append(b, '}'), nil
+}
+
+// appendRaw appends raw JSON, null when empty, as json.Marshal writes a
+// json.RawMessage; raw is the host's own encoding (of the limits, of the
+// globals), compact and valid.
+func appendRaw(b, raw []byte) []byte {
+	if len(raw) == 0 {
+		return append(b, "null"...)
+	}
+	return append(b, raw...)
+}
+
+// parseRunRequest reads a run request: by hand when it has the form
+// appendRunRequest gives a request without tools (it is on the way of
+// every execution), else with encoding/json.
+func parseRunRequest(b []byte, req *RunRequest) error {
+	if parseRunFast(b, req) {
+		return nil
+	}
+	*req = RunRequest{}
+	return json.Unmarshal(b, req)
+}
+
+// parseRunFast parses b in appendRunRequest's form without tools into
+// req, and reports whether it could.
+func parseRunFast(b []byte, req *RunRequest) bool {
+	p := runParser{b: b}
+	if !p.lit(`{"code":`) {
+		return false
+	}
+	code, ok := p.str()
+	if !ok {
+		return false
+	}
+	req.Code = code
+	if p.lit(`,"tools_key":`) {
+		if req.ToolsKey, ok = p.str(); !ok {
+			return false
+		}
+	}
+	if !p.lit(`,"limits":`) {
+		return false
+	}
+	if req.Limits, ok = p.raw(); !ok {
+		return false
+	}
+	if p.lit(`,"deadline":`) {
+		if req.Deadline, ok = p.int(); !ok {
+			return false
+		}
+	}
+	if p.lit(`,"globals":`) {
+		if req.Globals, ok = p.raw(); !ok {
+			return false
+		}
+	}
+	if !p.lit(`,"grace":`) {
+		return false
+	}
+	grace, ok := p.int()
+	if !ok {
+		return false
+	}
+	req.Grace = time.Duration(grace)
+	if p.lit(`,"run_cpu":`) {
+		cpu, ok := p.int()
+		if !ok {
+			return false
+		}
+		req.RunCPU = time.Duration(cpu)
+	}
+	return p.lit(`}`) && len(p.b) == 0
+}
+
+// runParser reads the parts of a run request in parseRunFast.
+type runParser struct{ b []byte }
+
+// lit consumes s when b starts with it.
+func (p *runParser) lit(s string) bool {
+	if len(p.b) < len(s) || string(p.b[:len(s)]) != s {
+		return false
+	}
+	p.b = p.b[len(s):]
+	return true
+}
+
+// stringEnd returns the length of the JSON string b starts with, quotes
+// included, and whether it holds escapes; 0 when b does not start with a
+// terminated string.
+func stringEnd(b []byte) (int, bool) {
+	if len(b) == 0 || b[0] != '"' {
+		return 0, false
+	}
+	escaped := false
+	for i := 1; i < len(b); i++ {
+		switch b[i] {
+		case '\\':
+			escaped = true
+			i++
+		case '"':
+			return i + 1, escaped
+		}
+	}
+	return 0, false
+}
+
+// str reads a JSON string.
+func (p *runParser) str() (string, bool) {
+	n, escaped := stringEnd(p.b)
+	if n == 0 {
+		return "", false
+	}
+	tok := p.b[:n]
+	p.b = p.b[n:]
+	if !escaped && plainString(tok[1:n-1]) {
+		return string(tok[1 : n-1]), true
+	}
+	var s string
+	if json.Unmarshal(tok, &s) != nil {
+		return "", false
+	}
+	return s, true
+}
+
+// int reads a JSON integer.
+func (p *runParser) int() (int64, bool) {
+	i := 0
+	if i < len(p.b) && p.b[i] == '-' {
+		i++
+	}
+	for i < len(p.b) && p.b[i] >= '0' && p.b[i] <= '9' {
+		i++
+	}
+	v, err := strconv.ParseInt(string(p.b[:i]), 10, 64)
+	if err != nil {
+		return 0, false
+	}
+	p.b = p.b[i:]
+	return v, true
+}
+
+// raw reads a JSON object or null, copied, as encoding/json gives a
+// json.RawMessage (null too); the object is checked with json.Valid.
+func (p *runParser) raw() (json.RawMessage, bool) {
+	if p.lit("null") {
+		return json.RawMessage("null"), true
+	}
+	if len(p.b) == 0 || p.b[0] != '{' {
+		return nil, false
+	}
+	depth := 0
+	for i := 0; i < len(p.b); i++ {
+		switch p.b[i] {
+		case '"':
+			n, _ := stringEnd(p.b[i:])
+			if n == 0 {
+				return nil, false
+			}
+			i += n - 1
+		case '{', '[':
+			depth++
+		case '}', ']':
+			depth--
+			if depth == 0 {
+				v := p.b[:i+1]
+				if !json.Valid(v) {
+					return nil, false
+				}
+				p.b = p.b[i+1:]
+				return append(json.RawMessage(nil), v...), true
+			}
+		}
+	}
+	return nil, false
+}
+
 // toolSpec describes one host tool to the worker.
 type toolSpec struct {
 	Name       string `json:"name"`

@@ -3,6 +3,7 @@ package isolated
 import (
 	"encoding/json"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -88,4 +89,83 @@ func TestIsClean(t *testing.T) {
 	for _, body := range []string{`{"clean":false}`, `{}`, ``, `{"clean":true`, `{"clean":1}`, `null`, `{"clean":true}x`} {
 		assert.False(t, isClean([]byte(body)), body)
 	}
+}
+
+// TestAppendRunRequest checks the hand-written encoding of run requests
+// against encoding/json's: the worker decodes the same request.
+func TestAppendRunRequest(t *testing.T) {
+	for _, req := range []RunRequest{
+		{Code: "fmt.Println(\"hi\")\n<&>\té\x00", Limits: json.RawMessage(`{"Timeout":1}`), Grace: time.Second},
+		{Code: "x", ToolsKey: "abc", Limits: json.RawMessage(`{}`), Deadline: 1234567890123, Globals: json.RawMessage(`{"a":{"int":1}}`), Grace: 5, RunCPU: 31 * time.Second},
+		{Code: "", Tools: []toolSpec{{Name: "t", Doc: "d\"", Schema: json.RawMessage(`{"type":"object"}`)}}, ToolsKey: "k", Deadline: -1},
+		{Code: "bad utf-8 \xff", Limits: nil},
+	} {
+		got, err := appendRunRequest(nil, &req)
+		require.NoError(t, err)
+		require.True(t, json.Valid(got), "%s", got)
+		want, err := json.Marshal(&req)
+		require.NoError(t, err)
+		var a, b RunRequest
+		require.NoError(t, json.Unmarshal(got, &a))
+		require.NoError(t, json.Unmarshal(want, &b))
+		assert.Equal(t, b, a, "%s", got)
+	}
+}
+
+// TestParseRunRequest checks the hand-written parse of run requests
+// against encoding/json's: on appendRunRequest's form (parsed by hand
+// when it has no tools) and on others, which encoding/json reads or
+// refuses.
+func TestParseRunRequest(t *testing.T) {
+	for _, req := range []RunRequest{
+		{Code: "fmt.Println(\"hi\")\n<&>\té\x00\\", Limits: json.RawMessage(`{"Timeout":1}`), Grace: time.Second},
+		{Code: "x", ToolsKey: "abc", Limits: json.RawMessage(`{"a":"}{\"","b":[1,{"c":2}]}`), Deadline: 1234567890123, Globals: json.RawMessage(`{"a":{"int":1}}`), Grace: 5, RunCPU: 31 * time.Second},
+		{Code: "", Tools: []toolSpec{{Name: "t", Doc: "d\"", Schema: json.RawMessage(`{"type":"object"}`)}}, ToolsKey: "k", Deadline: -1},
+		{Code: "bad utf-8 \xff", Limits: nil, Grace: -3},
+	} {
+		body, err := appendRunRequest(nil, &req)
+		require.NoError(t, err)
+		var want, got RunRequest
+		require.NoError(t, json.Unmarshal(body, &want))
+		require.NoError(t, parseRunRequest(body, &got))
+		assert.Equal(t, want, got, "%s", body)
+		var fast RunRequest
+		assert.Equal(t, len(req.Tools) == 0, parseRunFast(body, &fast), "parsed by hand: %s", body)
+	}
+	for _, body := range []string{
+		`{"code":"x","limits":{},"grace":1,"extra":2}`,
+		`{"grace":1,"code":"x","limits":{}}`,
+		`{"code":"x","limits":{"a":1},"grace":1} `,
+		`{"code":"x","limits":{"a":},"grace":1}`,
+		`{"code":"x\u0041","limits":{},"grace":99999999999999999999}`,
+		`{"code":"x","limits":{"a":"}"},"grace":1}`,
+		`{"code":"x","limits":{},"deadline":-,"grace":1}`,
+		`{"code":"x`, ``, `null`,
+	} {
+		var want, got RunRequest
+		wantErr := json.Unmarshal([]byte(body), &want)
+		err := parseRunRequest([]byte(body), &got)
+		if wantErr != nil {
+			assert.Error(t, err, body)
+			continue
+		}
+		require.NoError(t, err, body)
+		assert.Equal(t, want, got, body)
+	}
+}
+
+// FuzzParseRunRequest: whatever the bytes, the hand-written parse agrees
+// with encoding/json's when it accepts them.
+func FuzzParseRunRequest(f *testing.F) {
+	f.Add([]byte(`{"code":"x\n","tools_key":"k","limits":{"T":1},"deadline":5,"globals":{"a":{"int":1}},"grace":1,"run_cpu":2}`))
+	f.Add([]byte(`{"code":"x","limits":null,"grace":0}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var fast RunRequest
+		if !parseRunFast(b, &fast) {
+			return
+		}
+		var want RunRequest
+		require.NoError(t, json.Unmarshal(b, &want), "%q", b)
+		assert.Equal(t, want, fast, "%q", b)
+	})
 }

@@ -77,7 +77,7 @@ func parseSessionRequest(b []byte) (*SessionRequest, error) {
 // decodeRun reads the args of a run or a session call into req.
 func decodeRun(call string, args []byte, req *RunRequest) error {
 	if call != sessionCall {
-		return json.Unmarshal(args, req)
+		return parseRunRequest(args, req)
 	}
 	sr, err := parseSessionRequest(args)
 	if err != nil {

@@ -36,7 +36,9 @@ import (
 //     (a bad request) or retired (a list it does not hold).
 //     The host never trusts what a worker does with the list: the tools a
 //     worker's script calls are looked up in the run's own namespace.
-//   - Sessions carry their tools with every input, as before.
+//   - A session's first input carries its tools (the list's specs, not
+//     its key: the worker keeps them with the session), its later inputs
+//     none (SessionRequest.ToolsHeld).
 
 // workerLists is how many tool lists a worker keeps.
 const workerLists = 4
