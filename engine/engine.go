@@ -196,6 +196,7 @@ func (x *execution) interpret(prog *program, surf *surface, globals map[string]a
 	opts := x.interpOptions(surf, prog.imports, false)
 	opts.BinaryExtensions = policy.BinaryExtensions(prog.src) // only those the script names: each is a compile
 	opts.SourcecodeFilesystem = policy.SourceFSFor(prog.src)  // slices, maps, ...: only the functions the script can reach
+	opts.FileSet = prog.fset                                  // the normaliser's parse, when prog.parsed is set
 	it := interp.New(opts)
 	must := func(err error) {
 		if err != nil {
@@ -229,7 +230,7 @@ func (x *execution) interpret(prog *program, surf *surface, globals map[string]a
 	// Compilation runs under the execution's deadline and memory limit.
 	watchdog.add(x)
 	defer watchdog.remove(x)
-	compiled, err := compile(x.ctx, it, prog.src)
+	compiled, err := compileProgram(x.ctx, it, prog)
 	if err != nil {
 		return x.compileError(err, prog, surf)
 	}
@@ -373,12 +374,25 @@ func (x *execution) outcome(prog *program, runErr error, finishedFirst bool) Cod
 // compile compiles src under ctx, turning an interpreter panic into an
 // error.
 func compile(ctx context.Context, it *interp.Interpreter, src string) (p *interp.Program, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("internal compiler error: %v", r)
-		}
-	}()
+	defer compilePanic(&err)
 	return it.CompileWithContext(ctx, src)
+}
+
+// compileProgram compiles prog: the normaliser's tree when it parsed the
+// program once (normalize.Program.File), else its source.
+func compileProgram(ctx context.Context, it *interp.Interpreter, prog *program) (p *interp.Program, err error) {
+	if prog.parsed == nil {
+		return compile(ctx, it, prog.src)
+	}
+	defer compilePanic(&err)
+	return it.CompileFileWithContext(ctx, prog.parsed.File)
+}
+
+// compilePanic, deferred, makes a panic of the compiler an error.
+func compilePanic(err *error) {
+	if r := recover(); r != nil {
+		*err = fmt.Errorf("internal compiler error: %v", r)
+	}
 }
 
 // unwindGrace bounds the wait for a stopped script to unwind.

@@ -3,11 +3,13 @@ package engine
 import (
 	"errors"
 	"fmt"
+	"go/token"
 	"strconv"
 	"strings"
 
 	"github.com/toolscript/toolscript/internal/normalize"
 	"github.com/toolscript/toolscript/internal/suggest"
+	"github.com/toolscript/toolscript/internal/yaegi/interp"
 )
 
 // The names of the generated code (internal/normalize).
@@ -28,6 +30,12 @@ type program struct {
 	code    string   // a one-shot script as the model wrote it, for the type-checking pass (typecheck.go)
 	globals bool     // the program dot-imports WithExtraGlobals' names
 	session bool     // an input of a session: code is checked alone (typecheck.go)
+
+	// parsed is the normaliser's program when it parsed src once into
+	// fset, the interpreter's file set (normalize.Config.Parse): the
+	// interpreter compiles parsed.File instead of parsing src again.
+	parsed *normalize.Program
+	fset   *token.FileSet
 }
 
 // normalizeScript normalises code for one execution (see
@@ -35,18 +43,31 @@ type program struct {
 // whether WithExtraGlobals gave names to dot-import. A script the
 // normaliser refuses is a *ScriptError.
 func normalizeScript(code string, im imports, globals bool) (*program, error) {
-	np, err := normalize.Source(code, normalize.Config{
+	fset := token.NewFileSet()
+	cfg := im.normalizeConfig(globals)
+	cfg.Parse = interp.FileParser(fset) // parsed once, compiled from the tree (compileProgram)
+	np, err := normalize.Source(code, cfg)
+	if err != nil {
+		return nil, im.importHint(normalizeError(err))
+	}
+	prog := &program{src: np.Src, lines: np.Lines, imports: np.Imports, usesRT: np.UsesRuntime, code: code, globals: globals}
+	if np.File != nil {
+		prog.parsed, prog.fset = np, fset
+	}
+	return prog, nil
+}
+
+// normalizeConfig is the normaliser's configuration for a one-shot
+// script, without Parse.
+func (im imports) normalizeConfig(globals bool) normalize.Config {
+	return normalize.Config{
 		Allowed:    im.allowed,
 		Importable: Packages,
 		AutoImport: im.autoImport,
 		ReadOnly:   im.isPackageVar,
 		Globals:    globals,
 		MaxNesting: MaxNesting,
-	})
-	if err != nil {
-		return nil, im.importHint(normalizeError(err))
 	}
-	return &program{src: np.Src, lines: np.Lines, imports: np.Imports, usesRT: np.UsesRuntime, code: code, globals: globals}, nil
 }
 
 // normalizeError turns the normaliser's error into the engine's.

@@ -31,6 +31,12 @@ func wrapBareBody(code string) (skeleton string, start, end int, err error) {
 	if err != nil {
 		return "", 0, 0, err
 	}
+	skeleton, start, end = wrapSegments(code, segs)
+	return skeleton, start, end, nil
+}
+
+// wrapSegments is wrapBareBody of code cut into segs.
+func wrapSegments(code string, segs []segment) (skeleton string, start, end int) {
 	var decls, body, imports strings.Builder
 	for _, s := range segs {
 		text := code[s.start:s.end]
@@ -45,7 +51,7 @@ func wrapBareBody(code string) (skeleton string, start, end int, err error) {
 		}
 	}
 	head := "package main;" + imports.String() + "func main() {"
-	return head + body.String() + "\n}" + decls.String(), len(head), len(head) + body.Len(), nil
+	return head + body.String() + "\n}" + decls.String(), len(head), len(head) + body.Len()
 }
 
 type segKind int
@@ -71,12 +77,21 @@ type segment struct {
 // splitTopLevel cuts bare code into import declarations, func and type
 // declarations at brace depth zero, and statements.
 func splitTopLevel(code string) ([]segment, error) {
+	f, toks, err := scanTokens(code)
+	if err != nil {
+		return nil, err
+	}
+	return splitTokens(code, f, toks), nil
+}
+
+// scanTokens returns the tokens of code, as a file of a new file set.
+func scanTokens(code string) (*token.File, []scanTok, error) {
 	fset := token.NewFileSet()
 	f := fset.AddFile(File, -1, len(code))
 	var errs scanner.ErrorList
 	var s scanner.Scanner
 	s.Init(f, []byte(code), func(pos token.Position, msg string) { errs.Add(pos, msg) }, 0)
-	var toks []scanTok
+	toks := make([]scanTok, 0, len(code)/4)
 	for {
 		pos, t, lit := s.Scan()
 		if t == token.EOF {
@@ -85,8 +100,13 @@ func splitTopLevel(code string) ([]segment, error) {
 		toks = append(toks, scanTok{pos, t, lit})
 	}
 	if errs.Len() > 0 {
-		return nil, errs
+		return nil, nil, errs
 	}
+	return f, toks, nil
+}
+
+// splitTokens is splitTopLevel of code's tokens, scanned in f.
+func splitTokens(code string, f *token.File, toks []scanTok) []segment {
 	var segs []segment
 	add := func(kind segKind, from, to int) {
 		start := f.Offset(toks[from].pos)
@@ -193,7 +213,7 @@ func splitTopLevel(code string) ([]segment, error) {
 		}
 		leading = false
 	}
-	return segs, nil
+	return segs
 }
 
 // isMethod reports whether the parenthesis at i opens a method receiver

@@ -25,6 +25,9 @@
 //   - builtins.go: min, max and clear, which the interpreter lacks.
 //   - switches.go: switches on an interface value with literal cases.
 //   - goroutines.go: go statements run under the host's goroutine guard.
+//   - parseonce.go: with Config.Parse, Src is built before it is parsed
+//     and parsed once, and the interpreter compiles that tree
+//     (Program.File).
 //   - native.go: Config.Native, plain Go for the Go toolchain (the
 //     differential test).
 //   - reserved.go, readonly.go, nesting.go: the checks that refuse

@@ -52,6 +52,13 @@ type Config struct {
 	// MaxNesting bounds the nesting of the script's syntax tree (see
 	// checkNesting); it must be positive.
 	MaxNesting int
+	// Parse, if set, parses a program as the interpreter will (into its
+	// file set, with its file name and mode). Source then builds Src
+	// before parsing and parses it once, with Parse, and gives the tree
+	// in Program.File for the interpreter to compile without parsing Src
+	// again (parseonce.go); an error from Parse makes Source go its way
+	// without it. Ignored with Native.
+	Parse func(src string) (*token.FileSet, *ast.File, error)
 	// Native makes plain Go for the Go toolchain instead of the
 	// interpreter's program (native.go): no rewrite for the interpreter
 	// and no call of RuntimePath; result(v) does nothing and a bare
@@ -72,12 +79,23 @@ type Program struct {
 	Imports []string
 	// UsesRuntime says the generated code calls RuntimePath.
 	UsesRuntime bool
+	// File is, when Config.Parse was set and Src needed no rewrite
+	// after it was parsed, Config.Parse's tree of Src: the interpreter
+	// compiles it instead of parsing Src. Nil otherwise.
+	File *ast.File
 	// Body is, for an input of Session only, its statements: the
 	// interpreter runs them at package level after compiling Src.
 	Body string
 
 	cfg Config
 }
+
+// minParseOnceNesting is the least Config.MaxNesting with which the
+// generated import declaration (four levels: the file, the declaration,
+// a spec, its path) cannot be what crosses the bound: parseOnce checks
+// the nesting of a tree that holds it, Source without Parse of one that
+// does not.
+const minParseOnceNesting = 4
 
 // Line returns the model's source line n (1-based) without its line
 // ending, or "" when there is none.
@@ -133,6 +151,12 @@ func Source(code string, cfg Config) (*Program, error) {
 		panic("normalize: Config.MaxNesting must be positive")
 	}
 	p := &Program{Lines: strings.Split(code, "\n"), cfg: cfg}
+	if cfg.Parse != nil && !cfg.Native && cfg.MaxNesting >= minParseOnceNesting {
+		if np, ok, err := p.parseOnce(code); ok {
+			return np, err
+		}
+		p = &Program{Lines: p.Lines, cfg: cfg}
+	}
 	if !startsWithPackage(code) {
 		return p.bare(code)
 	}
@@ -151,7 +175,7 @@ func Source(code string, cfg Config) (*Program, error) {
 // main with the generated imports (rewritePackageClause).
 func (p *Program) file(code string, fset *token.FileSet, file *ast.File) (*Program, error) {
 	if !hasMain(file) {
-		return nil, &Error{Line: 1, Column: 1, Msg: "a script with a package clause needs func main; or drop the package clause and write statements", Source: p.Line(1)}
+		return nil, p.noMain()
 	}
 	auto, err := p.check(code, fset, file)
 	if err != nil {
@@ -164,6 +188,11 @@ func (p *Program) file(code string, fset *token.FileSet, file *ast.File) (*Progr
 	src := applyEdits(code, edits)
 	p.Src = p.finishImports(src + p.trailer(file, code))
 	return p, nil
+}
+
+// noMain is the error of a full program without func main.
+func (p *Program) noMain() *Error {
+	return &Error{Line: 1, Column: 1, Msg: "a script with a package clause needs func main; or drop the package clause and write statements", Source: p.Line(1)}
 }
 
 // parseSkeleton parses a generated file around the model's code and

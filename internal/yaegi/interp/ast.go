@@ -385,12 +385,16 @@ func (interp *Interpreter) parse(src, name string, inc bool) (node ast.Node, err
 			src = wrapInMain(src)
 		}
 		// Parse comments in REPL mode, to allow tag setting.
-		mode |= parser.ParseComments
+		// toolscript patch 107: only a source with yaegi tags, the one
+		// thing read of its comments (setYaegiTags), parses them.
+		if strings.Contains(src, "yaegi:tags") {
+			mode |= parser.ParseComments
+		}
 	}
 
 	// toolscript patch 10: look for build constraints and yaegi tags only in
 	// a source that can hold them; reading them costs a second parse.
-	if strings.Contains(src, "+build") || strings.Contains(src, "go:build") || strings.Contains(src, "yaegi:tags") {
+	if hasBuildComments(src) { // toolscript patch 106
 		if ok, err := interp.buildOk(&interp.context, name, src); !ok || err != nil {
 			return nil, err // skip source not matching build constraints
 		}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"go/ast" // toolscript patch 106
 	"go/build"
 	"go/scanner"
 	"go/token"
@@ -387,6 +388,11 @@ type Options struct {
 	// See example/fs/fs_test.go for an example.
 	SourcecodeFilesystem fs.FS
 
+	// toolscript patch 106: FileSet, if set, is the interpreter's file
+	// set (FileSet()), which ParseFile parsed a program into before the
+	// interpreter existed; CompileFileWithContext compiles that program.
+	FileSet *token.FileSet
+
 	// toolscript patch 31: MaxCallDepth, if positive, bounds the function
 	// calls in progress at once, summed over the program's goroutines,
 	// whatever the path of the call (direct, a closure, a method value,
@@ -548,6 +554,9 @@ func New(options Options) *Interpreter {
 
 	i.opt.binExt = options.BinaryExtensions // toolscript patch 70
 	i.deadlock.report = options.Deadlock    // toolscript patch 78
+	if options.FileSet != nil {             // toolscript patch 106
+		i.fset = options.FileSet
+	}
 	if options.SourcecodeFilesystem != nil {
 		i.opt.filesystem = options.SourcecodeFilesystem
 	}
@@ -558,22 +567,11 @@ func New(options Options) *Interpreter {
 	// toolscript patches 24 to 26: allocation and native-method hooks.
 	i.opt.makeCheck, i.opt.typeCheck, i.opt.binMethod = options.MakeCheck, options.TypeCheck, options.BinMethod
 
-	// astDot activates AST graph display for the interpreter
-	i.opt.astDot, _ = strconv.ParseBool(os.Getenv("YAEGI_AST_DOT"))
-
-	// cfgDot activates CFG graph display for the interpreter
-	i.opt.cfgDot, _ = strconv.ParseBool(os.Getenv("YAEGI_CFG_DOT"))
-
-	// dotCmd defines how to process the dot code generated whenever astDot and/or
-	// cfgDot is enabled. It defaults to 'dot -Tdot -o<filename>.dot' where filename
-	// is context dependent.
-	i.opt.dotCmd = os.Getenv("YAEGI_DOT_CMD")
-
-	// noRun disables the execution (but not the compilation) in the interpreter
-	i.opt.noRun, _ = strconv.ParseBool(os.Getenv("YAEGI_NO_RUN"))
-
-	// fastChan disables the cancellable version of channel operations in evalWithContext
-	i.opt.fastChan, _ = strconv.ParseBool(os.Getenv("YAEGI_FAST_CHAN"))
+	// toolscript patch 107: the YAEGI_* variables are read once per
+	// process (debugEnv), not by every New.
+	env := debugEnv()
+	i.opt.astDot, i.opt.cfgDot, i.opt.dotCmd, i.opt.noRun = env.astDot, env.cfgDot, env.dotCmd, env.noRun
+	i.opt.specialStdio = env.specialStdio
 	// toolscript patch 6: channel operations are always cancellable, from
 	// the start, so code compiled before ExecuteWatch (closures are
 	// generated at compile time) can be stopped too; the host's
@@ -581,12 +579,30 @@ func New(options Options) *Interpreter {
 	i.opt.fastChan = false
 	i.cancelChan = true
 
-	// specialStdio allows to assign directly io.Writer and io.Reader to os.Stdxxx,
-	// even if they are not file descriptors.
-	i.opt.specialStdio, _ = strconv.ParseBool(os.Getenv("YAEGI_SPECIAL_STDIO"))
-
 	return &i
 }
+
+// toolscript patch 107: debugEnv is the interpreter's debugging options
+// from the environment, read once per process.
+var debugEnv = sync.OnceValue(func() (e struct {
+	astDot, cfgDot, noRun, specialStdio bool
+	dotCmd                              string
+}) {
+	// astDot activates AST graph display for the interpreter
+	e.astDot, _ = strconv.ParseBool(os.Getenv("YAEGI_AST_DOT"))
+	// cfgDot activates CFG graph display for the interpreter
+	e.cfgDot, _ = strconv.ParseBool(os.Getenv("YAEGI_CFG_DOT"))
+	// dotCmd defines how to process the dot code generated whenever astDot and/or
+	// cfgDot is enabled. It defaults to 'dot -Tdot -o<filename>.dot' where filename
+	// is context dependent.
+	e.dotCmd = os.Getenv("YAEGI_DOT_CMD")
+	// noRun disables the execution (but not the compilation) in the interpreter
+	e.noRun, _ = strconv.ParseBool(os.Getenv("YAEGI_NO_RUN"))
+	// specialStdio allows to assign directly io.Writer and io.Reader to os.Stdxxx,
+	// even if they are not file descriptors.
+	e.specialStdio, _ = strconv.ParseBool(os.Getenv("YAEGI_SPECIAL_STDIO"))
+	return e
+})
 
 const (
 	bltnAlignof  = "unsafe.Alignof"
@@ -1145,6 +1161,19 @@ var errCompileStopped = errors.New("compilation stopped")
 // matches context.Cause(ctx). Not for concurrent use with another
 // compilation on the same interpreter.
 func (interp *Interpreter) CompileWithContext(ctx context.Context, src string) (p *Program, err error) {
+	return interp.compileWatched(ctx, func() (*Program, error) { return interp.Compile(src) }) // toolscript patch 106
+}
+
+// CompileFileWithContext is CompileWithContext of a program ParseFile
+// parsed into the interpreter's file set (Options.FileSet): the same
+// compilation without parsing the source again (toolscript patch 106).
+func (interp *Interpreter) CompileFileWithContext(ctx context.Context, f *ast.File) (*Program, error) {
+	return interp.compileWatched(ctx, func() (*Program, error) { return interp.compileFile(f) })
+}
+
+// compileWatched runs compile under ctx (toolscript patch 27; patch 106:
+// shared by CompileWithContext and CompileFileWithContext).
+func (interp *Interpreter) compileWatched(ctx context.Context, compile func() (*Program, error)) (p *Program, err error) {
 	interp.compileWatch.Store(&compileWatch{ctx: ctx})
 	defer func() {
 		interp.compileWatch.Store(nil)
@@ -1157,7 +1186,7 @@ func (interp *Interpreter) CompileWithContext(ctx context.Context, src string) (
 			panic(r)
 		}
 	}()
-	p, err = interp.Compile(src)
+	p, err = compile()         // toolscript patch 106
 	return p, syntaxError(err) // toolscript patch 21: a syntax error is an *Error too
 }
 

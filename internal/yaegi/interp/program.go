@@ -2,13 +2,16 @@ package interp
 
 import (
 	"context"
+	"errors" // toolscript patch 106
 	"go/ast"
+	"go/parser" // toolscript patch 106
 	"go/token"
 	"io/fs"
 	"path/filepath"
 	"reflect"
 	"runtime"
 	"runtime/debug"
+	"strings" // toolscript patch 106
 )
 
 // A Program is Go code that has been parsed and compiled.
@@ -66,6 +69,49 @@ func (interp *Interpreter) compileSrc(src, name string, inc bool) (*Program, err
 	}
 
 	return interp.CompileAST(n)
+}
+
+// errParseText refuses a source ParseFile cannot parse as Compile would
+// (toolscript patch 106).
+var errParseText = errors.New("interp: ParseFile: the source holds build constraints or yaegi tags; compile its text")
+
+// ParseFile parses src, a program with a package clause, into fset as
+// Compile parses it (the same file name and mode), for
+// CompileFileWithContext on an interpreter made with Options.FileSet set
+// to fset: a caller that parses a program anyway has it compiled without
+// a second parse (toolscript patch 106). A source Compile reads more of
+// (build constraints, yaegi tags) is refused: compile its text.
+func ParseFile(fset *token.FileSet, src string) (*ast.File, error) {
+	if hasBuildComments(src) {
+		return nil, errParseText
+	}
+	return parser.ParseFile(fset, DefaultSourceName, src, parser.DeclarationErrors) // Compile's mode for a source without yaegi tags
+}
+
+// FileParser returns ParseFile into fset as a function that also
+// returns fset (toolscript patch 106).
+func FileParser(fset *token.FileSet) func(src string) (*token.FileSet, *ast.File, error) {
+	return func(src string) (*token.FileSet, *ast.File, error) {
+		f, err := ParseFile(fset, src)
+		return fset, f, err
+	}
+}
+
+// hasBuildComments reports whether src may hold build constraints or
+// yaegi tags, which parse reads with a second parse (toolscript patches
+// 10 and 106).
+func hasBuildComments(src string) bool {
+	return strings.Contains(src, "+build") || strings.Contains(src, "go:build") || strings.Contains(src, "yaegi:tags")
+}
+
+// compileFile is compileSrc of a file ParseFile parsed (toolscript
+// patch 106).
+func (interp *Interpreter) compileFile(f *ast.File) (*Program, error) {
+	if interp.name == "" {
+		interp.name = DefaultSourceName
+	}
+	setYaegiTags(&interp.context, f.Comments)
+	return interp.CompileAST(f)
 }
 
 // CompileAST builds a Program for the given Go code AST. Files and block

@@ -1,0 +1,112 @@
+package engine
+
+import (
+	"go/token"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolscript/toolscript/demo"
+	"github.com/toolscript/toolscript/internal/normalize"
+	"github.com/toolscript/toolscript/internal/yaegi/interp"
+	"github.com/toolscript/toolscript/scripts"
+)
+
+// parseOnceCases are scripts for TestParseOnce_SameSource beyond the
+// corpus: the cases where the prediction of the generated imports from
+// the tokens, the package clause found from them, or the checks could
+// differ from the way without a single parse.
+var parseOnceCases = map[string]string{
+	"trivial":          "x := 40\nx += 2\n_ = x\n",
+	"final expr":       "x := 40\nx + 2\n",
+	"final call":       "fmt.Println(1)\n",
+	"own import":       "import \"strings\"\nfmt.Println(strings.ToUpper(\"a\"))\n",
+	"renamed import":   "import s \"strings\"\nfmt.Println(s.ToUpper(\"a\"), strings.ToLower(\"B\"))\n",
+	"grouped imports":  "import (\n\t\"fmt\"\n\tj \"encoding/json\"\n\t. \"strings\"\n)\nb, _ := j.Marshal(ToUpper(\"a\"))\nfmt.Println(string(b), strconv.Itoa(1))\n",
+	"blank import":     "import _ \"strings\"\nfmt.Println(1)\n",
+	"local like pkg":   "strings := struct{ X int }{1}\nfmt.Println(strings.X)\n",
+	"chained":          "type T struct{ fmt struct{ Println int } }\nvar t T\n_ = t.fmt.Println\n",
+	"tool package":     "c, err := customers.Get(map[string]any{\"id\": 1})\nfmt.Println(c, err)\n",
+	"result":           "result(42)\n",
+	"min max clear":    "m := map[int]int{1: 2}\nclear(m)\nfmt.Println(min(1, 2), max(3, 4), len(m))\n",
+	"switch":           "var v any = 1\nswitch v {\ncase 1:\n\tfmt.Println(\"one\")\n}\n",
+	"go":               "done := make(chan int)\ngo func() { done <- 1 }()\nfmt.Println(<-done)\n",
+	"full":             "package main\n\nfunc main() { fmt.Println(strings.Repeat(\"a\", 2)) }\n",
+	"full other name":  "// a comment\n/* another */ package tools\n\nimport \"fmt\"\n\nfunc main() { fmt.Println(1) }\n",
+	"full clause cmt":  "package /* x */ foo\n\nfunc main() {}\n",
+	"full no main":     "package main\n\nfunc f() {}\n",
+	"full final expr":  "package main\n\nfunc main() { result(1) }\n",
+	"bom":              "\uFEFFpackage main\n\nfunc main() { fmt.Println(1) }\n",
+	"syntax error":     "x := \nfmt.Println(x)\n",
+	"redeclared":       "package main\n\nfunc f() {}\nfunc f() {}\nfunc main() {}\n",
+	"redeclared bare":  "func f() {}\nfunc f() {}\nf()\n",
+	"refused import":   "import \"os/exec\"\nexec.Command(\"ls\")\n",
+	"reserved":         "__ts := 1\n_ = __ts\n",
+	"read-only":        "time.Local = nil\n",
+	"yaegi tags":       "// yaegi:tags foo\nfmt.Println(1)\n",
+	"build constraint": "//go:build ignore\n\npackage main\n\nfunc main() {}\n",
+	"scanner error":    "x := \"unterminated\n",
+	"line directive":   "//line other.go:10\npackage main\n\nfunc main() { fmt.Println(1) }\n",
+	"empty":            "",
+}
+
+// TestParseOnce_SameSource: the normaliser with the interpreter's parse
+// (normalize.Config.Parse, what every execution uses) makes the same
+// program as without it, for every corpus script, the adversarial corpus
+// and the cases above, with and without extra globals: the same source,
+// imports and runtime use, or the same error. When it gives a tree, the
+// tree is the parse of that source; the trivial script and the corpus_100
+// workload's script (a full program) get one, so they are parsed once.
+func TestParseOnce_SameSource(t *testing.T) {
+	all, err := scripts.All()
+	require.NoError(t, err)
+	adv, err := scripts.Adversarial()
+	require.NoError(t, err)
+	cases := map[string]string{}
+	for name, code := range parseOnceCases {
+		cases[name] = code
+	}
+	for _, s := range append(all, adv...) {
+		cases["corpus "+s.Name] = s.Code
+	}
+	im := imports{surf: buildSurface(demo.Namespace())}
+	trees := 0
+	for name, code := range cases {
+		for _, globals := range []bool{false, true} {
+			want, wantErr := normalize.Source(code, im.normalizeConfig(globals))
+			fset := token.NewFileSet()
+			cfg := im.normalizeConfig(globals)
+			cfg.Parse = interp.FileParser(fset)
+			got, gotErr := normalize.Source(code, cfg)
+			if wantErr != nil {
+				require.Error(t, gotErr, name)
+				assert.Equal(t, wantErr, gotErr, name)
+				continue
+			}
+			require.NoError(t, gotErr, name)
+			assert.Equal(t, want.Src, got.Src, name)
+			assert.Equal(t, want.Imports, got.Imports, name)
+			assert.Equal(t, want.UsesRuntime, got.UsesRuntime, name)
+			assert.Equal(t, want.Lines, got.Lines, name)
+			if got.File == nil {
+				continue
+			}
+			trees++
+			f := fset.File(got.File.Pos())
+			require.NotNil(t, f, name)
+			assert.Equal(t, len(got.Src), f.Size(), "%s: the tree is of another text", name)
+			assert.False(t, got.UsesRuntime, name)
+		}
+	}
+	for _, name := range []string{"trivial", "final call", "own import", "full", "corpus methods_interface_cases"} {
+		fset := token.NewFileSet()
+		cfg := im.normalizeConfig(false)
+		cfg.Parse = interp.FileParser(fset)
+		np, err := normalize.Source(cases[name], cfg)
+		require.NoError(t, err, name)
+		assert.NotNil(t, np.File, "%s: parsed twice", name)
+	}
+	t.Logf("%d of %d programs parsed once", trees, 2*len(cases))
+	assert.Greater(t, trees, len(cases)/2, "most scripts are parsed once")
+}

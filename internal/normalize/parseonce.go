@@ -1,0 +1,313 @@
+package normalize
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// parseOnce is Source when Config.Parse is set: it builds Program.Src
+// before parsing anything and parses it once, with Config.Parse, so that
+// the interpreter compiles the tree (Program.File) instead of parsing the
+// text again. Src is byte for byte the text Source makes without Parse:
+// the generated imports are predicted from the script's tokens
+// (predictAutoImports) and checked against the tree's, and a script a
+// rewrite changes after the parse (a final expression, a switch, a go
+// statement, result, a builtin the interpreter lacks) gets its rewritten
+// text and no File: the interpreter parses that, as without Parse.
+//
+// ok is false when the fast way does not apply (a scanner or parse
+// error, a prediction wrong twice): Source then goes its usual way,
+// which gives the errors as they always were. The checks' errors
+// (nesting, imports, read-only variables, reserved names, func main)
+// are the same either way, at the same positions: they run on a tree of
+// the same text with the same line directives.
+//
+// Pinned by the engine's TestParseOnce_SameSource, which normalises
+// every corpus script both ways and compares, e.g.
+// scripts/testdata/methods_interface_cases.gos (a full program whose
+// tool package is imported automatically), norm_package_clause.gos
+// (comments before the clause), imports_then_comment.gos (the script's
+// own imports) and final_expression_value.gos (a rewrite after the
+// parse), and by the engine's tests, which compile through it.
+func (p *Program) parseOnce(code string) (np *Program, ok bool, err error) {
+	var (
+		skeleton string     // a bare script's func main around its statements
+		clause   *pkgClause // a full program's package clause
+	)
+	var auto []string
+	full := startsWithPackage(code)
+	if full {
+		// The package clause and the imports: a parse that stops there.
+		fset := token.NewFileSet()
+		head, err := parser.ParseFile(fset, File, code, parser.ImportsOnly|parser.SkipObjectResolution)
+		if err != nil {
+			return nil, false, nil
+		}
+		clause = &pkgClause{pkgStart: fset.Position(head.Package), nameEnd: fset.Position(head.Name.End())}
+		auto = p.predictFromText(code[fset.Position(head.End()).Offset:], importNames(head.Imports))
+	} else {
+		f, toks, err := scanTokens(code)
+		if err != nil {
+			return nil, false, nil
+		}
+		skeleton, _, _ = wrapSegments(code, splitTokens(code, f, toks))
+		auto = p.predictAutoImports(toks)
+	}
+	for range 2 {
+		p.Imports = nil
+		var src string
+		var phOff int // where the runtime package's import goes
+		if full {
+			src, phOff = p.fullSource(code, clause, auto)
+		} else {
+			src, phOff = p.bareSource(skeleton, auto)
+		}
+		fset, file, perr := p.cfg.Parse(src)
+		if perr != nil {
+			return nil, false, nil
+		}
+		if err := p.checkNesting(fset, file); err != nil {
+			return nil, true, err
+		}
+		if full && !hasMain(file) {
+			return nil, true, p.noMain()
+		}
+		// The generated import declaration comes first; the checks see
+		// the script's own imports only.
+		ngen := len(auto)
+		if p.cfg.Globals {
+			ngen++
+		}
+		if err := p.checkReserved(code); err != nil {
+			return nil, true, err
+		}
+		imported, err := p.checkImports(fset, file.Imports[ngen:])
+		if err != nil {
+			return nil, true, err
+		}
+		got := p.autoImports(file, imported)
+		if !slices.Equal(got, auto) {
+			auto = got // predicted wrong: once more with the tree's
+			continue
+		}
+		p.Imports = append(p.Imports, auto...)
+		if err := p.checkReadOnly(fset, file); err != nil {
+			return nil, true, err
+		}
+		var edits []edit
+		rewritten := code
+		if !full {
+			edits = rewriteLastExpr(fset, file)
+			rewritten = skeleton
+		}
+		edits = append(edits, p.rewrites(src, fset, file)...)
+		helpers := p.helpers(file, rewritten)
+		if len(edits) == 0 && helpers == "" && !strings.Contains(src, RuntimeAlias+".") {
+			p.Src, p.File = src, file
+			return p, true, nil
+		}
+		// A rewrite after the parse: the text, for the interpreter to parse.
+		src = applyEdits(src, edits) + helpers
+		p.Src = p.finishImports(src[:phOff] + runtimePlaceholder + src[phOff:])
+		return p, true, nil
+	}
+	return nil, false, nil
+}
+
+// bareSource is Src of a bare script without the rewrites after the
+// parse: the generated header, the skeleton, the trailer's line
+// directive; phOff is where the runtime package's import goes.
+func (p *Program) bareSource(skeleton string, auto []string) (src string, phOff int) {
+	head := lineDirective(1, 1) + "package main;" + "import ("
+	decl := strings.Replace(p.importDecl(auto), "import ("+runtimePlaceholder, "", 1)
+	src = head + decl + strings.TrimPrefix(skeleton, "package main;") + "\n" + lineDirective(len(p.Lines)+1, 1)
+	return src, len(head)
+}
+
+// pkgClause is where a full program's package clause is: the positions
+// rewritePackageClause takes from the tree.
+type pkgClause struct {
+	pkgStart, nameEnd token.Position
+}
+
+// fullSource is Src of a full program without the rewrites after the
+// parse: rewritePackageClause's edits and the trailer's line directive;
+// phOff is where the runtime package's import goes.
+func (p *Program) fullSource(code string, c *pkgClause, auto []string) (src string, phOff int) {
+	head := lineDirective(c.pkgStart.Line, c.pkgStart.Column) + "package main;" + "import ("
+	decl := strings.Replace(p.importDecl(auto), "import ("+runtimePlaceholder, "", 1)
+	header := head + decl + lineDirective(c.nameEnd.Line, c.nameEnd.Column)
+	src = applyEdits(code, []edit{{off: c.pkgStart.Offset, text: header + "/*"}, {off: c.nameEnd.Offset, text: "*/"}})
+	return src + "\n" + lineDirective(len(p.Lines)+1, 1), c.pkgStart.Offset + len(head)
+}
+
+// helpers is the trailer's declarations after its line directive (see
+// trailer): src is the text the trailer's check of words reads.
+func (p *Program) helpers(file *ast.File, src string) string {
+	if !mentions(src, "result") && !mentions(src, "min") && !mentions(src, "max") && !mentions(src, "clear") {
+		return ""
+	}
+	calls := calledIdents(file)
+	return resultFunc(file, calls) + builtinFuncs(file, calls)
+}
+
+// predictAutoImports is autoImports from the tokens: the names before a
+// "." that start a selector (not after another "."), less the names the
+// script's imports bind. parseOnce checks it against the tree's.
+func (p *Program) predictAutoImports(toks []scanTok) []string {
+	if p.cfg.AutoImport == nil {
+		return nil
+	}
+	imported := importedNames(toks)
+	var paths []string
+	seen := map[string]bool{}
+	for i := 0; i+2 < len(toks); i++ {
+		t := toks[i]
+		if t.tok != token.IDENT || toks[i+1].tok != token.PERIOD || toks[i+2].tok != token.IDENT || i > 0 && toks[i-1].tok == token.PERIOD {
+			continue
+		}
+		if imported[t.lit] || seen[t.lit] {
+			continue
+		}
+		seen[t.lit] = true
+		if path, ok := p.cfg.AutoImport(t.lit); ok {
+			paths = append(paths, path)
+		}
+	}
+	sort.Strings(paths)
+	return paths
+}
+
+// importedNames is checkImports' names from the tokens of the import
+// declarations.
+func importedNames(toks []scanTok) map[string]bool {
+	names := map[string]bool{}
+	spec := func(i int) int { // the spec at i; returns the index after it
+		name := ""
+		switch toks[i].tok {
+		case token.IDENT:
+			name = toks[i].lit
+			i++
+		case token.PERIOD:
+			name = "."
+			i++
+		}
+		if i < len(toks) && toks[i].tok == token.STRING {
+			if path, err := strconv.Unquote(toks[i].lit); err == nil {
+				if name == "" {
+					name = path[strings.LastIndex(path, "/")+1:]
+				}
+				names[name] = true
+			}
+			i++
+		}
+		return i
+	}
+	for i := 0; i+1 < len(toks); i++ {
+		if toks[i].tok != token.IMPORT {
+			continue
+		}
+		if toks[i+1].tok != token.LPAREN {
+			spec(i + 1)
+			continue
+		}
+		for j := i + 2; j < len(toks) && toks[j].tok != token.RPAREN; {
+			if toks[j].tok == token.SEMICOLON {
+				j++
+				continue
+			}
+			next := spec(j)
+			if next == j {
+				break
+			}
+			j = next
+		}
+	}
+	return names
+}
+
+// importNames is checkImports' names of specs.
+func importNames(specs []*ast.ImportSpec) map[string]bool {
+	names := map[string]bool{}
+	for _, s := range specs {
+		path, err := strconv.Unquote(s.Path.Value)
+		if err != nil {
+			continue
+		}
+		name := path[strings.LastIndex(path, "/")+1:]
+		if s.Name != nil {
+			name = s.Name.Name
+		}
+		names[name] = true
+	}
+	return names
+}
+
+// predictFromText is predictAutoImports from the text of a full
+// program after its imports, without scanning it into tokens: an
+// identifier right before a "." and another identifier, not right after
+// a ".", outside comments, strings and runes. A selector written with
+// space around its "." is missed, and parseOnce parses again.
+func (p *Program) predictFromText(code string, imported map[string]bool) []string {
+	if p.cfg.AutoImport == nil {
+		return nil
+	}
+	var paths []string
+	seen := map[string]bool{}
+	identStart := func(c byte) bool { return c == '_' || c >= 0x80 || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
+	for i := 0; i < len(code); {
+		c := code[i]
+		switch {
+		case c == '/' && i+1 < len(code) && code[i+1] == '/':
+			if j := strings.IndexByte(code[i:], '\n'); j >= 0 {
+				i += j
+			} else {
+				i = len(code)
+			}
+		case c == '/' && i+1 < len(code) && code[i+1] == '*':
+			if j := strings.Index(code[i+2:], "*/"); j >= 0 {
+				i += 2 + j + 2
+			} else {
+				i = len(code)
+			}
+		case c == '"' || c == '\'':
+			i++
+			for i < len(code) && code[i] != c && code[i] != '\n' {
+				if code[i] == '\\' {
+					i++
+				}
+				i++
+			}
+			i++
+		case c == '`':
+			if j := strings.IndexByte(code[i+1:], '`'); j >= 0 {
+				i += 1 + j + 1
+			} else {
+				i = len(code)
+			}
+		case isIdentByte(c):
+			j := i
+			for j < len(code) && isIdentByte(code[j]) {
+				j++
+			}
+			name := code[i:j]
+			if identStart(c) && j+1 < len(code) && code[j] == '.' && identStart(code[j+1]) && (i == 0 || code[i-1] != '.') &&
+				!imported[name] && !seen[name] {
+				seen[name] = true
+				if path, ok := p.cfg.AutoImport(name); ok {
+					paths = append(paths, path)
+				}
+			}
+			i = j
+		default:
+			i++
+		}
+	}
+	sort.Strings(paths)
+	return paths
+}

@@ -1,0 +1,60 @@
+package normalize
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestParseOnce_SameAsText: with Config.Parse, Source makes the program it
+// makes without (the same Src, imports, runtime use, or the same error),
+// and gives a tree of Src exactly when no rewrite followed the parse. The
+// engine's TestParseOnce_SameSource runs the whole corpus this way.
+func TestParseOnce_SameAsText(t *testing.T) {
+	cases := []struct {
+		code string
+		tree bool
+	}{
+		{"x := 1\n_ = x\n", true},
+		{"fmt.Println(strings.ToUpper(\"a\"))\n", true},
+		{"import s \"strings\"\nfmt.Println(s.ToUpper(\"a\"))\n", true},
+		{"import (\n\t\"fmt\"\n\t. \"strings\"\n)\nfmt.Println(ToUpper(\"a\"))\n", true},
+		{"strings := struct{ X int }{1}\nfmt.Println(strings.X)\n", true},
+		{"package tools\n\nfunc main() { fmt.Println(math_ops.Multiply) }\n", true},
+		{"// doc\npackage main\n\nimport \"fmt\"\n\nfunc main() { fmt.Println(1) }\n", true},
+		{"package main\n\nfunc main() { fmt . Println(1) }\n", true}, // predicted wrong, parsed again
+		{"x := 1\nx\n", false}, // the final expression's rewrite
+		{"result(1)\n", false},
+		{"fmt.Println(min(1, 2))\n", false},
+		{"package main\n\nfunc main() { go func() {}() }\n", false},
+		{"x := \n", false},
+		{"import \"os/exec\"\n", false},
+		{"package main\n\nfunc f() {}\n", false},
+		{"func f() {}\nfunc f() {}\nf()\n", false}, // the interpreter's parse reports it
+	}
+	for _, tc := range cases {
+		want, wantErr := Source(tc.code, testConfig())
+		cfg := testConfig()
+		fset := token.NewFileSet()
+		cfg.Parse = func(src string) (*token.FileSet, *ast.File, error) {
+			f, err := parser.ParseFile(fset, "_.go", src, parser.DeclarationErrors)
+			return fset, f, err
+		}
+		got, gotErr := Source(tc.code, cfg)
+		if wantErr != nil {
+			assert.Equal(t, wantErr, gotErr, tc.code)
+			continue
+		}
+		require.NoError(t, gotErr, tc.code)
+		assert.Equal(t, want.Src, got.Src, tc.code)
+		assert.Equal(t, want.Imports, got.Imports, tc.code)
+		assert.Equal(t, want.UsesRuntime, got.UsesRuntime, tc.code)
+		if assert.Equal(t, tc.tree, got.File != nil, tc.code) && tc.tree {
+			assert.Equal(t, len(got.Src), fset.File(got.File.Pos()).Size(), tc.code)
+		}
+	}
+}
