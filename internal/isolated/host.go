@@ -141,8 +141,9 @@ type hostRun struct {
 	traceMsg []byte         // the worker's typeTrace frame
 	inflight map[uint64]context.CancelFunc
 	tools    sync.WaitGroup
-	running  atomic.Int32 // the calls tools counts
-	ended    bool         // result has begun: no more tool calls start
+	running  atomic.Int32           // the calls tools counts
+	lastName atomic.Pointer[string] // the tool the last call named
+	ended    bool                   // result has begun: no more tool calls start
 
 	trace     Trace // what calls holds, counted as the engine counts its trace
 	keptBytes int64 // the encoded arguments calls keeps
@@ -276,7 +277,14 @@ type startedCall struct {
 // returns the body of the answer of a call it refuses, and nothing for a
 // call that comes too late.
 func (r *hostRun) record(f wire.Frame) (startedCall, bool, []byte) {
-	name, args, argLen, err := parseToolCall(f.Body)
+	var last string
+	if p := r.lastName.Load(); p != nil {
+		last = *p
+	}
+	name, args, argLen, err := parseToolCallAs(f.Body, last)
+	if name != last {
+		r.lastName.Store(&name)
+	}
 	if err != nil {
 		return startedCall{}, false, toolErrorBody(r.e.eng, r.e.eng.ToolError(name, fmt.Errorf("engine: bad tool call from the worker: %w", err)))
 	}

@@ -389,7 +389,13 @@ func parseTrace(b []byte, n int, fill func(frame uint64, tc *Call)) ([]Call, err
 			return nil, errBadTrace
 		}
 		tc := &calls[i]
-		tc.Name, tc.Duration, tc.Error = string(name), time.Duration(d), string(msg)
+		if i > 0 && string(name) == calls[i-1].Name {
+			// A loop's calls of one tool share its name.
+			tc.Name = calls[i-1].Name
+		} else {
+			tc.Name = string(name)
+		}
+		tc.Duration, tc.Error = time.Duration(d), string(msg)
 		tc.ArgsOmitted = flags&1 != 0
 		if frame != 0 {
 			fill(frame, tc)
@@ -480,9 +486,18 @@ var (
 // appendToolCall's form (the arguments are then parsed once, not twice),
 // else as a wire.Call.
 func parseToolCall(body []byte) (name string, args map[string]any, argLen int, err error) {
+	return parseToolCallAs(body, "")
+}
+
+// parseToolCallAs is parseToolCall that returns last, not a copy, for a
+// call of the tool named last (a loop's calls of one tool share its name).
+func parseToolCallAs(body []byte, last string) (name string, args map[string]any, argLen int, err error) {
 	if n, raw, ok := splitCall(body); ok {
 		args, err = tagged.UnmarshalMap(raw)
-		return string(n), args, len(raw), err
+		if name = last; string(n) != last {
+			name = string(n)
+		}
+		return name, args, len(raw), err
 	}
 	var c wire.Call
 	if err := json.Unmarshal(body, &c); err != nil {

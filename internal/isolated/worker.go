@@ -516,7 +516,7 @@ func (t *remoteTool) Call(ctx context.Context, args map[string]any) (any, error)
 	}
 	ws := t.ws
 	id := ws.seq.Add(1)
-	ch := make(chan wire.Frame, 1)
+	ch := replyChan()
 	ws.mu.Lock()
 	ws.pending[id] = ch
 	ws.mu.Unlock()
@@ -541,6 +541,7 @@ func (t *remoteTool) Call(ctx context.Context, args map[string]any) (any, error)
 		rs.log.add(args, t.spec.Name, id, data)
 	}
 	if f, ok := ws.spinAnswer(ctx, ch); ok {
+		replyChans.Put(ch)
 		return parseToolResult(ws.eng, f.Body)
 	}
 	// Past the spin: the serve loop reads, this call parks.
@@ -549,6 +550,7 @@ func (t *remoteTool) Call(ctx context.Context, args map[string]any) (any, error)
 	ws.wake()
 	select {
 	case f := <-ch:
+		replyChans.Put(ch)
 		return parseToolResult(ws.eng, f.Body)
 	case <-ctx.Done():
 		ws.mu.Lock()
@@ -560,6 +562,14 @@ func (t *remoteTool) Call(ctx context.Context, args map[string]any) (any, error)
 		return nil, ctx.Err()
 	}
 }
+
+// replyChans holds the channels of answered tool calls: empty, and no
+// longer in pending (handle takes a channel out before it sends the one
+// answer). A call that stopped waiting does not give its channel back.
+var replyChans = sync.Pool{New: func() any { return make(chan wire.Frame, 1) }}
+
+// replyChan returns an empty channel for a tool call's answer.
+func replyChan() chan wire.Frame { return replyChans.Get().(chan wire.Frame) }
 
 // spinAnswer waits up to replySpin for the answer of a tool call on ch:
 // the answer of a quick tool comes back within microseconds. While no
