@@ -445,7 +445,7 @@ func (r *hostRun) finish(f wire.Frame) Result {
 	} else if err := f.Decode(&wr); err != nil {
 		wr.Value = nil
 	}
-	if wr.Error != nil || wr.Value == nil || json.Unmarshal(wr.Value, &reply) != nil {
+	if wr.Error != nil || wr.Value == nil || parseRunReply(wr.Value, &reply) != nil {
 		msg := "undecodable reply"
 		if wr.Error != nil {
 			msg = wr.Error.Message

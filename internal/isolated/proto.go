@@ -223,6 +223,9 @@ func (p *runParser) int() (int64, bool) {
 	if i < len(p.b) && p.b[i] == '-' {
 		i++
 	}
+	if i < len(p.b) && p.b[i] == '0' && i+1 < len(p.b) && p.b[i+1] >= '0' && p.b[i+1] <= '9' {
+		return 0, false // JSON has no leading zeros
+	}
 	for i < len(p.b) && p.b[i] >= '0' && p.b[i] <= '9' {
 		i++
 	}
@@ -231,6 +234,50 @@ func (p *runParser) int() (int64, bool) {
 		return 0, false
 	}
 	p.b = p.b[i:]
+	return v, true
+}
+
+// value reads one JSON value, not copied, checked with json.Valid.
+func (p *runParser) value() (json.RawMessage, bool) {
+	end := 0
+	switch {
+	case len(p.b) == 0:
+		return nil, false
+	case p.b[0] == '"':
+		end, _ = stringEnd(p.b)
+	case p.b[0] == '{' || p.b[0] == '[':
+		depth := 0
+	scan:
+		for i := 0; i < len(p.b); i++ {
+			switch p.b[i] {
+			case '"':
+				n, _ := stringEnd(p.b[i:])
+				if n == 0 {
+					return nil, false
+				}
+				i += n - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				if depth--; depth == 0 {
+					end = i + 1
+					break scan
+				}
+			}
+		}
+	default: // a number, true, false or null: no spaces around it
+		for end < len(p.b) && p.b[end] != ',' && p.b[end] != '}' {
+			if c := p.b[end]; c <= ' ' {
+				return nil, false
+			}
+			end++
+		}
+	}
+	if end == 0 || !json.Valid(p.b[:end]) {
+		return nil, false
+	}
+	v := p.b[:end:end]
+	p.b = p.b[end:]
 	return v, true
 }
 
@@ -296,6 +343,103 @@ type runReply struct {
 	Trace           int             `json:"trace,omitempty"` // entries of the typeTrace frame sent before
 	ErrorTruncated  bool            `json:"error_truncated,omitempty"`
 	TraceTruncated  bool            `json:"trace_truncated,omitempty"` // CodeResult.ToolCallsTruncated
+}
+
+// replyFlags are runReply's flags in the order of its JSON fields after
+// the value.
+func (r *runReply) replyFlags() []struct {
+	name string
+	v    *bool
+} {
+	return []struct {
+		name string
+		v    *bool
+	}{
+		{`,"has_value":true`, &r.HasValue},
+		{`,"stdout_truncated":true`, &r.StdoutTruncated},
+		{`,"stderr_truncated":true`, &r.StderrTruncated},
+		{`,"retire":true`, &r.Retire},
+	}
+}
+
+// appendRunReply appends r's JSON as json.Marshal writes it (the value,
+// tagged, is the worker's own compact encoding), by hand but for a reply
+// with an error of a type (Err): it is on the way of every execution.
+func appendRunReply(b []byte, r *runReply) ([]byte, error) {
+	if r.Err != nil {
+		j, err := json.Marshal(r)
+		return append(b, j...), err
+	}
+	b = strconv.AppendInt(append(b, `{"code":`...), int64(r.Code), 10)
+	if r.Error != "" {
+		b = tagged.AppendString(append(b, `,"error":`...), r.Error)
+	}
+	if len(r.Value) > 0 {
+		b = append(append(b, `,"value":`...), r.Value...)
+	}
+	for _, f := range r.replyFlags() {
+		if *f.v {
+			b = append(b, f.name...)
+		}
+	}
+	if r.Trace != 0 {
+		b = strconv.AppendInt(append(b, `,"trace":`...), int64(r.Trace), 10)
+	}
+	if r.ErrorTruncated {
+		b = append(b, `,"error_truncated":true`...)
+	}
+	if r.TraceTruncated {
+		b = append(b, `,"trace_truncated":true`...)
+	}
+	return append(b, '}'), nil
+}
+
+// parseRunReply reads a run reply from the worker: by hand when it has
+// appendRunReply's form without Err, else with encoding/json. Any bytes
+// are safe to give it. The value is not copied out of b.
+func parseRunReply(b []byte, r *runReply) error {
+	if parseReplyFast(b, r) {
+		return nil
+	}
+	*r = runReply{}
+	return json.Unmarshal(b, r)
+}
+
+// parseReplyFast parses b in appendRunReply's form without Err into r,
+// and reports whether it could.
+func parseReplyFast(b []byte, r *runReply) bool {
+	p := runParser{b: b}
+	if !p.lit(`{"code":`) {
+		return false
+	}
+	code, ok := p.int()
+	if !ok || code != int64(int(code)) {
+		return false
+	}
+	r.Code = int(code)
+	if p.lit(`,"error":`) {
+		if r.Error, ok = p.str(); !ok {
+			return false
+		}
+	}
+	if p.lit(`,"value":`) {
+		if r.Value, ok = p.value(); !ok {
+			return false
+		}
+	}
+	for _, f := range r.replyFlags() {
+		*f.v = p.lit(f.name)
+	}
+	if p.lit(`,"trace":`) {
+		n, ok := p.int()
+		if !ok || n != int64(int(n)) {
+			return false
+		}
+		r.Trace = int(n)
+	}
+	r.ErrorTruncated = p.lit(`,"error_truncated":true`)
+	r.TraceTruncated = p.lit(`,"trace_truncated":true`)
+	return p.lit(`}`) && len(p.b) == 0
 }
 
 // The trace frame is binary: it is the bulk of a reply after many tool

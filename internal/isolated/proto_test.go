@@ -169,3 +169,65 @@ func FuzzParseRunRequest(f *testing.F) {
 		assert.Equal(t, want, fast, "%q", b)
 	})
 }
+
+// TestRunReply checks the hand-written encoding and parse of run replies
+// against encoding/json's: a reply reads back as it was, parsed by hand
+// when it has no Err; replies of other forms are read by encoding/json,
+// and what it refuses is refused.
+func TestRunReply(t *testing.T) {
+	for _, r := range []runReply{
+		{},
+		{Code: 0, Value: json.RawMessage(`{"int":999000}`), HasValue: true, Trace: 1000},
+		{Code: 1, Error: "engine: bad \"x\"\n<&>é", StdoutTruncated: true, StderrTruncated: true, Retire: true, ErrorTruncated: true, TraceTruncated: true},
+		{Code: 124, Value: json.RawMessage(`"s}{,"`), HasValue: true},
+		{Code: 0, Value: json.RawMessage(`[1,{"a":"]"},[]]`), HasValue: true},
+		{Code: 0, Value: json.RawMessage(`-1.5e3`), HasValue: true, Trace: 2},
+		{Code: 0, Value: json.RawMessage(`null`)},
+		{Code: 1, Error: "e", Err: &ErrInfo{Kind: "script", Msg: "e", Line: 3}},
+	} {
+		body, err := appendRunReply(nil, &r)
+		require.NoError(t, err)
+		var want, got runReply
+		require.NoError(t, json.Unmarshal(body, &want), "%s", body)
+		require.NoError(t, parseRunReply(body, &got))
+		assert.Equal(t, want, got, "%s", body)
+		assert.Equal(t, r, got, "%s", body)
+		var fast runReply
+		assert.Equal(t, r.Err == nil, parseReplyFast(body, &fast), "parsed by hand: %s", body)
+	}
+	for _, body := range []string{
+		`{"code":0,"value":{"int":1},"has_value":true,"extra":1}`,
+		`{"value":{"int":1},"code":0}`,
+		`{"code":0,"value":{"int":},"has_value":true}`,
+		`{"code":0,"value":tru,"has_value":true}`,
+		`{"code":99999999999999999999}`,
+		`{"code":0,"value":"x`, `{"code":0,"value":[1,2}`, `{"code":0`, ``, `null`, `{"code":0} `,
+		`{"code":0,"trace":-1}`,
+	} {
+		var want, got runReply
+		wantErr := json.Unmarshal([]byte(body), &want)
+		err := parseRunReply([]byte(body), &got)
+		if wantErr != nil {
+			assert.Error(t, err, body)
+			continue
+		}
+		require.NoError(t, err, body)
+		assert.Equal(t, want, got, body)
+	}
+}
+
+// FuzzParseRunReply: whatever the worker sends, the hand-written parse
+// agrees with encoding/json's when it accepts it.
+func FuzzParseRunReply(f *testing.F) {
+	f.Add([]byte(`{"code":0,"error":"x","value":{"int":1},"has_value":true,"stdout_truncated":true,"stderr_truncated":true,"retire":true,"trace":3,"error_truncated":true,"trace_truncated":true}`))
+	f.Add([]byte(`{"code":1,"value":[1,"]",{}]}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var fast runReply
+		if !parseReplyFast(b, &fast) {
+			return
+		}
+		var want runReply
+		require.NoError(t, json.Unmarshal(b, &want), "%q", b)
+		assert.Equal(t, want, fast, "%q", b)
+	})
+}

@@ -264,13 +264,13 @@ func (ws *workerServer) run(ctx context.Context, cancel context.CancelCauseFunc,
 	}
 	// A wire.Result built by hand: marshalling one around the reply
 	// would validate and copy the whole reply (every traced call) again.
-	body, err := json.Marshal(&reply)
+	body, err := appendRunReply(nil, &reply)
 	if err == nil && len(body)+len(valuePrefix)+1+wire.HeaderSize-4 > MaxFrameBytes {
 		// Only the value can be this large: say so instead.
 		fe := ws.eng.FrameError("result", len(body)+len(valuePrefix)+1+wire.HeaderSize-4, MaxFrameBytes)
 		reply.Value, reply.HasValue = nil, false
 		reply.Code, reply.Error, reply.Err = CodeError, "engine: the script's result value cannot cross to the host: "+fe.Error(), ws.eng.EncodeError(fe)
-		body, err = json.Marshal(&reply)
+		body, err = appendRunReply(nil, &reply)
 	}
 	if err != nil {
 		f, _ := wire.Encode(wire.TypeResult, id, &wire.Result{Error: &wire.Error{Kind: wire.KindEncode, Message: err.Error()}})
