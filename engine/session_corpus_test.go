@@ -16,17 +16,7 @@ import (
 
 // sessionGaps are corpus scripts a session input cannot run yet, with
 // the loud failure they give instead.
-var sessionGaps = map[string]string{
-	// A call of a generic function (slices.Collect) in a definition at
-	// the top level of an input: the interpreter's analysis of package
-	// level crashes on it; inside a function, or assigned to a variable
-	// declared first, it works.
-	"slices_maps_cmp": "internal compiler error",
-	// errors.AsType, a generic function of the errors package's source
-	// extension, in a definition at the top level of an input: the
-	// analysis of package level does not find it.
-	"loud_errors_astype_top_level": "undefined selector errors.AsType",
-}
+var sessionGaps = map[string]string{}
 
 // TestSession_Corpus runs every bare script of the corpus as the one
 // input of a session and checks the session gives what the script

@@ -415,7 +415,7 @@ func (st *localState) interpret(prog *program, surf *surface) (CodeResult, <-cha
 			if strings.HasPrefix(err.Error(), internalCompilerError) {
 				// Where the interpreter crashes at package level (see
 				// TestSession_Corpus's sessionGaps), say what helps.
-				err = fmt.Errorf("%w (at the top level of a session input: a definition whose type the interpreter cannot work out there, such as x := f(...) of a generic function f; declare the variable first, var x T, or work in a function)", err)
+				err = fmt.Errorf("%w (at the top level of a session input: a definition whose type the interpreter cannot work out there; declare the variable first, var x T, or work in a function)", err)
 			}
 			res := x.compileError(err, prog, surf)
 			x.end(it, running, true)

@@ -2482,6 +2482,16 @@ func compDefineX(sc *scope, n *node) error {
 		if alt := mapForm(sc, src); alt.IsValid() { // toolscript patch 50
 			funtype = valueTOf(alt.Type())
 		}
+		if isGeneric(funtype) { // toolscript patch 99: the instance's results
+			it, _, err := globalInstanceType(n.interp, sc, src)
+			if err != nil {
+				return err
+			}
+			if it == nil {
+				return src.cfgErrorf("undefined type")
+			}
+			funtype = it
+		}
 		for funtype.cat == valueT && funtype.val != nil {
 			// Retrieve original interpreter type from a wrapped function.
 			// Struct fields of function types are always wrapped in valueT to ensure

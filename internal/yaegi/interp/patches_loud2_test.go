@@ -3,6 +3,7 @@ package interp
 import (
 	"bytes"
 	"testing"
+	"testing/fstest"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -106,4 +107,110 @@ x true
 {2} 1
 {1} {3}
 `, out)
+}
+
+// astypeFS holds a source extension of errors with AsType, as
+// toolscript's (internal/policy) declares it.
+var astypeFS = fstest.MapFS{"src/toolscript/errors/astype.go": {Data: []byte(`package errors
+
+import stderrors "errors"
+
+func AsType[E error](err error) (E, bool) {
+	var target E
+	ok := stderrors.As(err, &target)
+	return target, ok
+}
+`)}}
+
+// TestGlobalGenericInstances checks package-level variables given
+// instances of generic functions (toolscript patch 99): an explicit
+// instantiation as a value or called, with one or several type
+// arguments, a call inferring them from its arguments, with one result
+// or several, and errors.AsType of a source extension (patch 70). They
+// failed: "constant definition loop", "undefined selector errors.AsType",
+// or a nil reflect type. The expected output is the program's under go
+// run (with errors.AsType of Go 1.26).
+func TestGlobalGenericInstances(t *testing.T) {
+	const prog = `package main
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+)
+
+func id[T any](x T) T { return x }
+
+func pair[K comparable, V any](k K, v V) (K, V) { return k, v }
+
+func max2[T int | float64 | string](a, b T) T {
+	if a > b {
+		return a
+	}
+	return b
+}
+
+type Box[T any] struct{ V T }
+
+func wrap[T any](v T) Box[T] { return Box[T]{v} }
+
+func keys[K comparable, V any](m map[K]V) []K {
+	var out []K
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}
+
+var f = id[string]
+var cf = max2[float64]
+var pf = pair[string, int]
+var _, ok = errors.AsType[*strconv.NumError](errors.New("plain"))
+var ne, ok2 = errors.AsType[*strconv.NumError](fmt.Errorf("w: %w", &strconv.NumError{Num: "x1"}))
+var mx = max2("a", "b")
+var k, v = pair("a", 2.5)
+var b = wrap(3)
+var ks = keys(map[string]bool{"only": true})
+var n = id[int](4) + 1
+
+func main() {
+	fmt.Println(f("s"), cf(1, 2.5), ok, ok2, ne.Num, mx, k, v, b.V, ks, n)
+	x, y := pf("z", 1)
+	fmt.Println(x, y)
+	fmt.Printf("%T %T\n", f, pf)
+}
+`
+	var out bytes.Buffer
+	it := New(Options{GoPath: ".", SourcecodeFilesystem: astypeFS, Stdout: &out, BinaryExtensions: map[string]string{"errors": "toolscript/errors"}})
+	require.NoError(t, it.Use(stdlib.Symbols))
+	_, err := it.Eval(prog)
+	require.NoError(t, err)
+	assert.Equal(t, "s 2.5 false true x1 b a 2.5 3 [only] 5\nz 1\nfunc(string) string func(string, int) (string, int)\n", out.String())
+}
+
+// TestSessionGenericInstances checks the same definitions as statements
+// evaluated one after the other at package level, as a session's inputs
+// run (toolscript patch 99), a function of a later input seeing them.
+func TestSessionGenericInstances(t *testing.T) {
+	var out bytes.Buffer
+	it := New(Options{GoPath: ".", SourcecodeFilesystem: astypeFS, Stdout: &out, BinaryExtensions: map[string]string{"errors": "toolscript/errors"}})
+	require.NoError(t, it.Use(stdlib.Symbols))
+	for _, in := range []string{
+		`import ("errors"; "fmt"; "strconv")`,
+		`func id[T any](x T) T { return x }`,
+		`func two[T any](x T) (T, bool) { return x, true }`,
+		`_, ok := errors.AsType[*strconv.NumError](errors.New("plain"))`,
+		`ne, ok2 := errors.AsType[*strconv.NumError](fmt.Errorf("w: %w", &strconv.NumError{Num: "x1"}))`,
+		`f := id[int]`,
+		`var g = id[string]`,
+		`a, okA := two[int](3)`,
+		`c, okC := two("c")`,
+		`d := id(2.5)`,
+		`func show() string { return fmt.Sprint(f(1), g("g"), a, c, d) }`,
+		`fmt.Println(ok, ok2, ne.Num, okA, okC, show())`,
+	} {
+		_, err := it.Eval(in)
+		require.NoError(t, err, in)
+	}
+	assert.Equal(t, "false true x1 true true 1g3c2.5\n", out.String())
 }

@@ -688,6 +688,15 @@ func nodeType2(interp *Interpreter, sc *scope, n *node, seen []*node) (t *itype,
 				return nil, err
 			}
 		} else {
+			if it, ok, err := globalInstanceType(interp, sc, n); ok { // toolscript patch 99
+				if err != nil || it == nil {
+					return nil, err
+				}
+				if len(it.ret) == 1 {
+					return it.ret[0], nil
+				}
+				return it, nil
+			}
 			if t, err = nodeType2(interp, sc, n.child[0], seen); err != nil || t == nil {
 				return nil, err
 			}
@@ -847,6 +856,10 @@ func nodeType2(interp *Interpreter, sc *scope, n *node, seen []*node) (t *itype,
 			case reflect.Array, reflect.Slice, reflect.Map:
 				t = valueTOf(lt.rtype.Elem())
 			}
+		case funcT: // toolscript patch 99: an instance of a generic function
+			if t, _, err = globalInstanceType(interp, sc, n); err != nil {
+				return nil, err
+			}
 		case genericT:
 			t1, err := nodeType2(interp, sc, n.child[1], seen)
 			if err != nil {
@@ -884,6 +897,12 @@ func nodeType2(interp *Interpreter, sc *scope, n *node, seen []*node) (t *itype,
 			break
 		}
 
+		if isGeneric(lt) { // toolscript patch 99: an instance of a generic function
+			if t, _, err = globalInstanceType(interp, sc, n); err != nil {
+				return nil, err
+			}
+			break
+		}
 		// Index list expressions can be used only in context of generic types.
 		if lt.cat != genericT {
 			err = n.cfgErrorf("not a generic type: %s", lt.id())
@@ -1019,6 +1038,15 @@ func nodeType2(interp *Interpreter, sc *scope, n *node, seen []*node) (t *itype,
 				break
 			}
 			// Continue search in source package, as it may exist if package contains generics.
+			// toolscript patch 99: in the package's source extension (patch
+			// 70), as the compiler's selector does: the type of a global
+			// variable given errors.AsType[E](err) was "undefined selector".
+			if ext := interp.opt.binExt[lt.path]; ext != "" && canExport(name) {
+				if s, ok := interp.srcPkg[ext][name]; ok {
+					t = s.typ
+					break
+				}
+			}
 			fallthrough
 		case srcPkgT:
 			if pkg, ok := interp.srcPkg[lt.path]; ok {
