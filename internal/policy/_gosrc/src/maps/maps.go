@@ -12,7 +12,7 @@ package maps
 // All returns an iterator over key-value pairs from m. The iteration
 // order is not specified and is not guaranteed to be the same from one
 // call to the next.
-func All[K comparable, V any](m map[K]V) func(yield func(K, V) bool) {
+func All[Map ~map[K]V, K comparable, V any](m Map) func(yield func(K, V) bool) {
 	return func(yield func(K, V) bool) {
 		for k, v := range m {
 			if !yield(k, v) {
@@ -25,7 +25,7 @@ func All[K comparable, V any](m map[K]V) func(yield func(K, V) bool) {
 // Keys returns an iterator over keys in m. The iteration order is not
 // specified and is not guaranteed to be the same from one call to the
 // next.
-func Keys[K comparable, V any](m map[K]V) func(yield func(K) bool) {
+func Keys[Map ~map[K]V, K comparable, V any](m Map) func(yield func(K) bool) {
 	return func(yield func(K) bool) {
 		for k := range m {
 			if !yield(k) {
@@ -38,7 +38,7 @@ func Keys[K comparable, V any](m map[K]V) func(yield func(K) bool) {
 // Values returns an iterator over values in m. The iteration order is not
 // specified and is not guaranteed to be the same from one call to the
 // next.
-func Values[K comparable, V any](m map[K]V) func(yield func(V) bool) {
+func Values[Map ~map[K]V, K comparable, V any](m Map) func(yield func(V) bool) {
 	return func(yield func(V) bool) {
 		for _, v := range m {
 			if !yield(v) {
@@ -50,7 +50,7 @@ func Values[K comparable, V any](m map[K]V) func(yield func(V) bool) {
 
 // Insert adds the key-value pairs from seq to m. If a key in seq already
 // exists in m, its value will be overwritten.
-func Insert[K comparable, V any](m map[K]V, seq func(yield func(K, V) bool)) {
+func Insert[Map ~map[K]V, K comparable, V any](m Map, seq func(yield func(K, V) bool)) {
 	for k, v := range seq {
 		m[k] = v
 	}
@@ -78,14 +78,14 @@ func Clone[M ~map[K]V, K comparable, V any](m M) M {
 }
 
 // Copy copies every entry of src into dst.
-func Copy[K comparable, V any](dst, src map[K]V) {
+func Copy[M1 ~map[K]V, M2 ~map[K]V, K comparable, V any](dst M1, src M2) {
 	for k, v := range src {
 		dst[k] = v
 	}
 }
 
 // Equal reports whether two maps hold the same entries.
-func Equal[K, V comparable](m1, m2 map[K]V) bool {
+func Equal[M1, M2 ~map[K]V, K, V comparable](m1 M1, m2 M2) bool {
 	if len(m1) != len(m2) {
 		return false
 	}
@@ -98,7 +98,7 @@ func Equal[K, V comparable](m1, m2 map[K]V) bool {
 }
 
 // DeleteFunc deletes the entries for which del returns true.
-func DeleteFunc[K comparable, V any](m map[K]V, del func(K, V) bool) {
+func DeleteFunc[M ~map[K]V, K comparable, V any](m M, del func(K, V) bool) {
 	for k, v := range m {
 		if del(k, v) {
 			delete(m, k)
@@ -108,7 +108,7 @@ func DeleteFunc[K comparable, V any](m map[K]V, del func(K, V) bool) {
 
 // EqualFunc is like Equal, but compares values using eq. Keys are still
 // compared with ==.
-func EqualFunc[K comparable, V1, V2 any](m1 map[K]V1, m2 map[K]V2, eq func(V1, V2) bool) bool {
+func EqualFunc[M1 ~map[K]V1, M2 ~map[K]V2, K comparable, V1, V2 any](m1 M1, m2 M2, eq func(V1, V2) bool) bool {
 	if len(m1) != len(m2) {
 		return false
 	}

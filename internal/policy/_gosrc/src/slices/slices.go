@@ -15,13 +15,13 @@ type ordered interface {
 }
 
 // Contains reports whether v is in s.
-func Contains[E comparable](s []E, v E) bool { return Index(s, v) >= 0 }
+func Contains[S ~[]E, E comparable](s S, v E) bool { return Index(s, v) >= 0 }
 
 // ContainsFunc reports whether some element satisfies f.
-func ContainsFunc[E any](s []E, f func(E) bool) bool { return IndexFunc(s, f) >= 0 }
+func ContainsFunc[S ~[]E, E any](s S, f func(E) bool) bool { return IndexFunc(s, f) >= 0 }
 
 // Index returns the index of the first v in s, or -1.
-func Index[E comparable](s []E, v E) int {
+func Index[S ~[]E, E comparable](s S, v E) int {
 	for i := range s {
 		if s[i] == v {
 			return i
@@ -31,7 +31,7 @@ func Index[E comparable](s []E, v E) int {
 }
 
 // IndexFunc returns the index of the first element satisfying f, or -1.
-func IndexFunc[E any](s []E, f func(E) bool) int {
+func IndexFunc[S ~[]E, E any](s S, f func(E) bool) int {
 	for i := range s {
 		if f(s[i]) {
 			return i
@@ -41,7 +41,7 @@ func IndexFunc[E any](s []E, f func(E) bool) int {
 }
 
 // Equal reports whether two slices hold the same elements in order.
-func Equal[E comparable](s1, s2 []E) bool {
+func Equal[S ~[]E, E comparable](s1, s2 S) bool {
 	if len(s1) != len(s2) {
 		return false
 	}
@@ -54,22 +54,22 @@ func Equal[E comparable](s1, s2 []E) bool {
 }
 
 // Sort sorts s in increasing order.
-func Sort[E ordered](s []E) {
+func Sort[S ~[]E, E ordered](s S) {
 	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
 }
 
 // SortFunc sorts s by cmp, which returns a negative number when a < b.
-func SortFunc[E any](s []E, cmp func(a, b E) int) {
+func SortFunc[S ~[]E, E any](s S, cmp func(a, b E) int) {
 	sort.Slice(s, func(i, j int) bool { return cmp(s[i], s[j]) < 0 })
 }
 
 // SortStableFunc sorts s by cmp, keeping the order of equal elements.
-func SortStableFunc[E any](s []E, cmp func(a, b E) int) {
+func SortStableFunc[S ~[]E, E any](s S, cmp func(a, b E) int) {
 	sort.SliceStable(s, func(i, j int) bool { return cmp(s[i], s[j]) < 0 })
 }
 
 // IsSorted reports whether s is sorted in increasing order.
-func IsSorted[E ordered](s []E) bool {
+func IsSorted[S ~[]E, E ordered](s S) bool {
 	for i := 1; i < len(s); i++ {
 		if s[i] < s[i-1] {
 			return false
@@ -87,14 +87,14 @@ func Clone[S ~[]E, E any](s S) S {
 }
 
 // Reverse reverses s in place.
-func Reverse[E any](s []E) {
+func Reverse[S ~[]E, E any](s S) {
 	for i, j := 0, len(s)-1; i < j; i, j = i+1, j-1 {
 		s[i], s[j] = s[j], s[i]
 	}
 }
 
 // Max returns the largest element of s; it panics on an empty slice.
-func Max[E ordered](s []E) E {
+func Max[S ~[]E, E ordered](s S) E {
 	if len(s) == 0 {
 		panic("slices.Max: empty list")
 	}
@@ -108,7 +108,7 @@ func Max[E ordered](s []E) E {
 }
 
 // Min returns the smallest element of s; it panics on an empty slice.
-func Min[E ordered](s []E) E {
+func Min[S ~[]E, E ordered](s S) E {
 	if len(s) == 0 {
 		panic("slices.Min: empty list")
 	}
@@ -122,7 +122,7 @@ func Min[E ordered](s []E) E {
 }
 
 // MaxFunc returns the largest element of s by cmp.
-func MaxFunc[E any](s []E, cmp func(a, b E) int) E {
+func MaxFunc[S ~[]E, E any](s S, cmp func(a, b E) int) E {
 	if len(s) == 0 {
 		panic("slices.MaxFunc: empty list")
 	}
@@ -136,7 +136,7 @@ func MaxFunc[E any](s []E, cmp func(a, b E) int) E {
 }
 
 // MinFunc returns the smallest element of s by cmp.
-func MinFunc[E any](s []E, cmp func(a, b E) int) E {
+func MinFunc[S ~[]E, E any](s S, cmp func(a, b E) int) E {
 	if len(s) == 0 {
 		panic("slices.MinFunc: empty list")
 	}
@@ -165,7 +165,7 @@ func Compact[S ~[]E, E comparable](s S) S {
 
 // BinarySearch finds target in sorted s; it returns the position and
 // whether it was found.
-func BinarySearch[E ordered](s []E, target E) (int, bool) {
+func BinarySearch[S ~[]E, E ordered](s S, target E) (int, bool) {
 	i := sort.Search(len(s), func(i int) bool { return s[i] >= target })
 	return i, i < len(s) && s[i] == target
 }
@@ -318,7 +318,7 @@ func CompactFunc[S ~[]E, E any](s S, eq func(E, E) bool) S {
 
 // EqualFunc reports whether two slices are equal using an equality
 // function on each pair of elements.
-func EqualFunc[E1, E2 any](s1 []E1, s2 []E2, eq func(E1, E2) bool) bool {
+func EqualFunc[S1 ~[]E1, S2 ~[]E2, E1, E2 any](s1 S1, s2 S2, eq func(E1, E2) bool) bool {
 	if len(s1) != len(s2) {
 		return false
 	}
@@ -332,7 +332,7 @@ func EqualFunc[E1, E2 any](s1 []E1, s2 []E2, eq func(E1, E2) bool) bool {
 
 // Compare compares the elements of s1 and s2 in order, with cmp.Compare's
 // order; a shorter slice that is a prefix of the other is less.
-func Compare[E ordered](s1, s2 []E) int {
+func Compare[S ~[]E, E ordered](s1, s2 S) int {
 	for i, v1 := range s1 {
 		if i >= len(s2) {
 			return +1
@@ -349,7 +349,7 @@ func Compare[E ordered](s1, s2 []E) int {
 
 // CompareFunc is like Compare but uses a custom comparison function on
 // each pair of elements.
-func CompareFunc[E1, E2 any](s1 []E1, s2 []E2, cmp func(E1, E2) int) int {
+func CompareFunc[S1 ~[]E1, S2 ~[]E2, E1, E2 any](s1 S1, s2 S2, cmp func(E1, E2) int) int {
 	for i, v1 := range s1 {
 		if i >= len(s2) {
 			return +1
@@ -380,7 +380,7 @@ func compare[E ordered](x, y E) int {
 
 // IsSortedFunc reports whether x is sorted in ascending order, with cmp as
 // the comparison function.
-func IsSortedFunc[E any](x []E, cmp func(a, b E) int) bool {
+func IsSortedFunc[S ~[]E, E any](x S, cmp func(a, b E) int) bool {
 	for i := len(x) - 1; i > 0; i-- {
 		if cmp(x[i], x[i-1]) < 0 {
 			return false
@@ -391,14 +391,14 @@ func IsSortedFunc[E any](x []E, cmp func(a, b E) int) bool {
 
 // BinarySearchFunc works like BinarySearch, but uses a custom comparison
 // function.
-func BinarySearchFunc[E, T any](x []E, target T, cmp func(E, T) int) (int, bool) {
+func BinarySearchFunc[S ~[]E, E, T any](x S, target T, cmp func(E, T) int) (int, bool) {
 	i := sort.Search(len(x), func(i int) bool { return cmp(x[i], target) >= 0 })
 	return i, i < len(x) && cmp(x[i], target) == 0
 }
 
 // All returns an iterator over index-value pairs in the slice in the usual
 // order.
-func All[E any](s []E) func(yield func(int, E) bool) {
+func All[Slice ~[]E, E any](s Slice) func(yield func(int, E) bool) {
 	return func(yield func(int, E) bool) {
 		for i, v := range s {
 			if !yield(i, v) {
@@ -410,7 +410,7 @@ func All[E any](s []E) func(yield func(int, E) bool) {
 
 // Backward returns an iterator over index-value pairs in the slice,
 // traversing it backward with descending indices.
-func Backward[E any](s []E) func(yield func(int, E) bool) {
+func Backward[Slice ~[]E, E any](s Slice) func(yield func(int, E) bool) {
 	return func(yield func(int, E) bool) {
 		for i := len(s) - 1; i >= 0; i-- {
 			if !yield(i, s[i]) {
@@ -421,7 +421,7 @@ func Backward[E any](s []E) func(yield func(int, E) bool) {
 }
 
 // Values returns an iterator that yields the slice elements in order.
-func Values[E any](s []E) func(yield func(E) bool) {
+func Values[Slice ~[]E, E any](s Slice) func(yield func(E) bool) {
 	return func(yield func(E) bool) {
 		for _, v := range s {
 			if !yield(v) {
