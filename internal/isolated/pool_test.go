@@ -26,6 +26,7 @@ import (
 // the pools' default role), which answers the probe calls of serveProbe.
 func TestMain(m *testing.M) {
 	isolated.Register("worker", isolated.ServeConfig{Serve: serveProbe})
+	isolated.Register("engine", isolated.ServeConfig{Serve: serveLiar}) // see liar_test.go
 	proc.MaybeServe()
 	goleak.VerifyTestMain(m)
 }
