@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/toolscript/toolscript/internal/yaegi/interp"
 )
 
 // Bounds of the parts of a CodeResult that Limits does not name. Stdout and
@@ -168,6 +170,9 @@ func scalarCost(v any) (int, bool) {
 }
 
 func (c *valueCopier) value(v any, depth int) any {
+	if p, ok := interp.PlainValue(v); ok {
+		v = p // a value of a script type the script held in an interface
+	}
 	if n, ok := scalarCost(v); ok {
 		c.add(n)
 		return v
@@ -275,7 +280,13 @@ func (c *valueCopier) reflect(v reflect.Value, depth int) reflect.Value {
 			c.add(4)
 			return v
 		}
-		e := c.reflect(v.Elem(), depth)
+		elem := v.Elem()
+		if elem.CanInterface() {
+			if p, ok := interp.PlainValue(elem.Interface()); ok {
+				elem = reflect.ValueOf(p)
+			}
+		}
+		e := c.reflect(elem, depth)
 		n := reflect.New(t).Elem()
 		n.Set(e)
 		return n

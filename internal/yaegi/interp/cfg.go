@@ -1136,6 +1136,9 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				fallthrough
 			case reflect.Slice, reflect.String:
 				n.gen = getIndexArray
+				if err == nil {
+					err = lostKey(n.child[1], t.key) // toolscript patch 112
+				}
 			case reflect.Ptr:
 				if typ2 := typ.Elem(); typ2.Kind() == reflect.Array {
 					l = typ2.Len()
@@ -1195,6 +1198,9 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			n.sym = l.sym
 			n.typ = l.typ
 			n.rval = l.rval
+			if et := n.child[0].typ.val; et != nil && isInterface(et) {
+				interp.noteHeld(n.child[1].typ) // toolscript patch 112
+			}
 
 		case breakStmt:
 			if len(n.child) == 0 {
@@ -1383,6 +1389,9 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					// Convert to interface: just check that all required methods are defined by concrete type.
 					if !c1.typ.implements(c0.typ) {
 						err = n.cfgErrorf("type %v does not implement interface %v", c1.typ.id(), c0.typ.id())
+				if isInterface(c0.typ) {
+					interp.noteHeld(c1.typ) // toolscript patch 112
+				}
 					}
 					// Convert type to interface while keeping a reference to the original concrete type.
 					// besides type, the node value remains preserved.
@@ -1989,6 +1998,9 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				pkg := n.child[0].sym.typ.path
 				if s, ok := interp.binPkg[pkg][name]; ok && name != TypeNamesSymbol { // toolscript patch 91: not the script's
 					if isBinType(s) {
+				if isInterface(typ) {
+					interp.noteHeld(c.typ) // toolscript patch 112
+				}
 						n.typ = valueTOf(s.Type().Elem())
 					} else {
 						n.typ = valueTOf(fixPossibleConstType(s.Type()), withUntyped(isValueUntyped(s)))

@@ -268,6 +268,9 @@ func recordsEqual(a, b valueInterface) bool {
 		return !a.value.IsValid() && !b.value.IsValid()
 	}
 	ta, tb := a.node.typ, b.node.typ
+	if ra, rb := recordType(ta), recordType(tb); ra != nil && rb != nil { // toolscript patch 112: a conversion's record
+		ta, tb = ra, rb
+	}
 	if ta != tb && (ta == nil || tb == nil || ta.id() != tb.id()) {
 		return false
 	}

@@ -30,6 +30,19 @@ type namedTypes struct {
 	byType  map[reflect.Type][]namedRep
 	inst    map[*itype]string // the name of each instance of a generic type
 	bin     map[string]bool   // the native packages whose type names are recorded (toolscript patch 91)
+
+	// toolscript patch 112: the script's unnamed struct types and, once
+	// indexed, their representations.
+	unnamed        []*itype
+	unnamedIndexed int
+	unnamedReps    map[reflect.Type]bool
+	// The script types without methods whose values the script puts in
+	// interfaces and, once indexed, their representations that a value
+	// of another type may have, with their names.
+	held        []*itype
+	heldSeen    map[*itype]bool
+	heldIndexed int
+	heldReps    map[reflect.Type]string
 }
 
 // namedRep is a script type that a reflect type represents; kept tells
@@ -180,6 +193,7 @@ func (interp *Interpreter) noteNamedAs(t *itype, name string) {
 func (interp *Interpreter) indexNamed() {
 	interp.named.Lock()
 	defer interp.named.Unlock()
+	interp.indexUnnamedLocked() // toolscript patch 112
 	for ; interp.named.indexed < len(interp.named.types); interp.named.indexed++ {
 		t := interp.named.types[interp.named.indexed]
 		kept := keepsMethods(t)

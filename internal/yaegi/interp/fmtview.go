@@ -234,6 +234,12 @@ func fmtMapKeys(kc, ec fmtConvFunc) fmtConvFunc {
 		}
 		keys := v.MapKeys()
 		less, ok := rawLess(v.Type().Key().Kind())
+		if !ok && v.Type().Key().Kind() == reflect.Interface { // toolscript patch 112: map[any], as fmt orders it
+			for i, k := range keys {
+				keys[i] = mapKeyValue(k)
+			}
+			less, ok = func(a, b reflect.Value) bool { return heldCompare(a, b) < 0 }, true
+		}
 		if !ok {
 			return v
 		}
@@ -241,7 +247,7 @@ func fmtMapKeys(kc, ec fmtConvFunc) fmtConvFunc {
 		m := fmtMap{raw: v, keys: make([]interface{}, len(keys)), vals: make([]interface{}, len(keys))}
 		for i, k := range keys {
 			m.keys[i] = ifaceOf(kc(f, k))
-			val := v.MapIndex(k)
+			val := v.MapIndex(mapKeyOf(k)) // toolscript patch 112
 			if ec != nil {
 				val = ec(f, val)
 			}
@@ -332,6 +338,9 @@ func (interp *Interpreter) fmtDynamic(f *frame, v reflect.Value) reflect.Value {
 	}
 	if !v.IsValid() || !v.CanInterface() {
 		return v
+	}
+	if sk, ok := v.Interface().(scriptKey); ok { // toolscript patch 112: a map[any] key
+		v = reflect.ValueOf(sk.record())
 	}
 	vi, ok := v.Interface().(valueInterface)
 	if !ok {

@@ -224,6 +224,7 @@ type Interpreter struct {
 	// toolscript patch 61: how fmt's print functions see script types.
 	fmtConvs fmtConverters
 	named    namedTypes // toolscript patch 89: the script's named types
+	keyNodes sync.Map   // toolscript patch 112: the node of each script type's keys in a map[any]
 
 	// id is an atomic counter used for run cancellation,
 	// only accessed via runid/stop
@@ -827,7 +828,7 @@ func (interp *Interpreter) EvalWithContext(ctx context.Context, src string) (ref
 			if r := recover(); r != nil {
 				var pc [64]uintptr
 				n := runtime.Callers(1, pc[:])
-				err = Panic{Value: r, Callers: pc[:n], Stack: debug.Stack()}
+				err = Panic{Value: hostPanicValue(r), Callers: pc[:n], Stack: debug.Stack()} // toolscript patch 112
 			}
 			close(done)
 		}()
@@ -896,7 +897,7 @@ func (interp *Interpreter) ExecuteWatch(ctx context.Context, p *Program) (reflec
 			if r := recover(); r != nil {
 				var pc [64]uintptr
 				n := runtime.Callers(1, pc[:])
-				err = Panic{Value: r, Callers: pc[:n], Stack: debug.Stack()}
+				err = Panic{Value: hostPanicValue(r), Callers: pc[:n], Stack: debug.Stack()} // toolscript patch 112
 			}
 			close(done)
 		}()
@@ -938,7 +939,7 @@ func generate(p *Program) (err error) {
 		if r := recover(); r != nil {
 			var pc [64]uintptr
 			n := runtime.Callers(1, pc[:])
-			err = Panic{Value: r, Callers: pc[:n], Stack: debug.Stack()}
+			err = Panic{Value: hostPanicValue(r), Callers: pc[:n], Stack: debug.Stack()} // toolscript patch 112
 		}
 	}()
 	if err = genRun(p.root); err == nil {

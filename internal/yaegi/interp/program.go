@@ -198,7 +198,7 @@ func (interp *Interpreter) Execute(p *Program) (res reflect.Value, err error) {
 		if r != nil {
 			var pc [64]uintptr // 64 frames should be enough.
 			n := runtime.Callers(1, pc[:])
-			err = Panic{Value: r, Callers: pc[:n], Stack: debug.Stack(), Frames: interp.framesOf(r)} // toolscript patch 22
+			err = Panic{Value: hostPanicValue(r), Callers: pc[:n], Stack: debug.Stack(), Frames: interp.framesOf(r)} // toolscript patch 22, 112
 		}
 	}()
 

@@ -623,6 +623,28 @@ func typeAssert(n *node, withResult, withOk bool) {
 				ctyp = vv.value.Type()
 				concrete = vv.value.Interface()
 			}
+			if !isInterface(typ) { // toolscript patch 112: the held value's type, script types included
+				var res reflect.Value
+				nod, held, hok := heldScriptValue(val)
+				res, ok = heldIs(n.interp, nod, held, hok, typ)
+				if ok {
+					if withResult {
+						value0(f).Set(res)
+					}
+					return next
+				}
+				if !withOk {
+					e := &TypeAssertionError{Interface: "interface {}", Asserted: asserted}
+					switch {
+					case nod != nil:
+						e.Concrete = assertionTypeName(nod, nil)
+					case hok:
+						e.Concrete = held.Type().String()
+					}
+					panic(e)
+				}
+				return next
+			}
 			ok = canAssertTypes(ctyp, rtype)
 			if !ok {
 				if !withOk {
@@ -884,7 +906,9 @@ func assign(n *node) {
 			svalue[i] = genDestValue(dest.typ, src)
 		}
 		if isMapEntry(dest) {
-			if isInterfaceSrc(dest.child[1].typ) { // key
+			if key := genMapKey(dest.child[0].typ, dest.child[1]); key != nil { // toolscript patch 112
+				ivalue[i] = key
+			} else if isInterfaceSrc(dest.child[1].typ) { // key
 				ivalue[i] = genValueInterface(dest.child[1])
 			} else {
 				ivalue[i] = genValue(dest.child[1])
@@ -1201,6 +1225,9 @@ var errPanicNil = reflect.ValueOf(&runtime.PanicNilError{})
 
 func _panic(n *node) {
 	value := genValue(n.child[1])
+	if keepsMethods(n.child[1].typ) { // toolscript patch 112: recover() gives the value with its type
+		value = genValueInterface(n.child[1])
+	}
 
 	n.exec = func(f *frame) bltn {
 		v := value(f)
@@ -2425,8 +2452,9 @@ func getIndexMap(n *node) {
 	value0 := genValue(n.child[0]) // map
 	tnext := getExec(n.tnext)
 	z := reflect.New(n.child[0].typ.frameType().Elem()).Elem()
+	key := genMapKey(n.child[0].typ, n.child[1]) // toolscript patch 112
 
-	if n.child[1].rval.IsValid() { // constant map index
+	if n.child[1].rval.IsValid() && key == nil { // constant map index
 		mi := n.child[1].rval
 
 		switch {
@@ -2452,6 +2480,9 @@ func getIndexMap(n *node) {
 		}
 	} else {
 		value1 := genValue(n.child[1]) // map index
+		if key != nil {                // toolscript patch 112
+			value1 = key
+		}
 
 		switch {
 		case n.fnext != nil:
@@ -2490,7 +2521,8 @@ func getIndexMap2(n *node) {
 		nop(n)
 		return
 	}
-	if n.child[1].rval.IsValid() { // constant map index
+	key := genMapKey(n.child[0].typ, n.child[1]) // toolscript patch 112
+	if n.child[1].rval.IsValid() && key == nil { // constant map index
 		mi := n.child[1].rval
 		switch {
 		case !doValue:
@@ -2513,6 +2545,9 @@ func getIndexMap2(n *node) {
 		}
 	} else {
 		value1 := genValue(n.child[1]) // map index
+		if key != nil {                // toolscript patch 112
+			value1 = key
+		}
 		switch {
 		case !doValue:
 			n.exec = func(f *frame) bltn {
@@ -3239,6 +3274,9 @@ func mapLit(n *node) {
 	values := make([]func(*frame) reflect.Value, len(child))
 	for i, c := range child {
 		keys[i] = genDestValue(n.typ.key, c.child[0])
+		if key := genMapKey(n.typ, c.child[0]); key != nil { // toolscript patch 112
+			keys[i] = key
+		}
 		values[i] = genDestValue(n.typ.val, c.child[1])
 	}
 
@@ -3775,6 +3813,12 @@ func rangeMap(n *node) {
 	tnext := getExec(n.tnext)
 	value := genValue(n.child[len(n.child)-2]) // map value
 
+	// toolscript patch 112: the key a script sees of a script value is its record.
+	if keyedByEmptyInterface(n.child[len(n.child)-2].typ) {
+		rangeMapRecords(n, index0, index2, value, fnext, tnext)
+		return
+	}
+
 	if len(n.child) == 4 && n.child[1].ident != "_" {
 		index1 := n.child[1].findex // map value location in frame
 		n.exec = func(f *frame) bltn {
@@ -3834,6 +3878,7 @@ func _case(n *node) {
 			return reflect.Value{}, false
 		}
 
+		exactCases := true // toolscript patch 112: holdsType decides every case
 		if len(sn.child[1].child) != 2 {
 			// no assign in switch guard
 			if len(n.child) <= 1 {
@@ -3842,6 +3887,17 @@ func _case(n *node) {
 				n.exec = func(f *frame) bltn {
 					if _, ok := matchIface(f); ok { // toolscript patch 38
 						return tnext
+					}
+					// toolscript patch 112: the held value's type, script
+					// types included, decides.
+					nod, held, ok := heldScriptValue(srcValue(f))
+					for _, typ := range types {
+						if _, m := heldIs(n.interp, nod, held, ok, typ); m {
+							return tnext
+						}
+					}
+					if exactCases {
+						return fnext
 					}
 					ival := srcValue(f).Interface()
 					val, ok := ival.(valueInterface)
@@ -3933,6 +3989,16 @@ func _case(n *node) {
 			typ := types[0]
 			n.exec = func(f *frame) bltn {
 				v := srcValue(f)
+				if exactCases { // toolscript patch 112
+					res, m := holdsType(n.interp, v, typ)
+					if !m {
+						return fnext
+					}
+					if res.IsValid() {
+						destValue(f).Set(res)
+					}
+					return tnext
+				}
 				if !v.IsValid() {
 					// match zero value against nil
 					if typ.cat == nilT {
@@ -3987,6 +4053,16 @@ func _case(n *node) {
 		default:
 			n.exec = func(f *frame) bltn {
 				val := srcValue(f)
+				if exactCases { // toolscript patch 112
+					nod, held, ok := heldScriptValue(val)
+					for _, typ := range types {
+						if _, m := heldIs(n.interp, nod, held, ok, typ); m {
+							destValue(f).Set(val)
+							return tnext
+						}
+					}
+					return fnext
+				}
 				if t := val.Type(); t.Kind() == reflect.Interface {
 					for _, typ := range types {
 						if typ.cat == nilT && val.IsNil() {
@@ -4277,6 +4353,11 @@ func _real(n *node) {
 func _delete(n *node) {
 	value0 := genValue(n.child[1]) // map
 	value1 := genValue(n.child[2]) // key
+
+	// toolscript patch 112: a map[any]'s key of a script value.
+	if key := genMapKey(n.child[1].typ, n.child[2]); key != nil {
+		value1 = key
+	}
 	in := []func(*frame) reflect.Value{value0, value1}
 	var z reflect.Value
 

@@ -998,6 +998,11 @@ func nodeType2(interp *Interpreter, sc *scope, n *node, seen []*node) (t *itype,
 		if err != nil {
 			return nil, err
 		}
+		if !key.incomplete && isInterfaceSrc(key) && !isEmptyInterface(key) && len(key.methods()) > 0 {
+			// toolscript patch 112: its keys would be the interpreter's
+			// records, two equal values two keys.
+			return nil, n.child[0].cfgErrorf("a map with keys of the script's interface type %s is not supported by the interpreter: use keys of a concrete type, or of type any", key.id())
+		}
 		t = mapOf(key, val, withNode(n), withScope(sc))
 		t.incomplete = key.incomplete || val.incomplete
 
@@ -1143,6 +1148,9 @@ func nodeType2(interp *Interpreter, sc *scope, n *node, seen []*node) (t *itype,
 		}
 		t = structOf(t, fields, withNode(n), withScope(sc))
 		t.incomplete = incomplete
+		if sname == "" && n.anc != nil && n.anc.kind != typeSpec {
+			interp.noteUnnamedStruct(t) // toolscript patch 112
+		}
 		if err := checkTypeSize(interp, n, t); err != nil { // toolscript patch 25
 			return nil, err
 		}

@@ -54,6 +54,9 @@ func (check typecheck) assignment(n *node, typ *itype, context string) error {
 	if typ == nil {
 		return nil
 	}
+	if context != "" && isInterface(typ) {
+		n.interp.noteHeld(n.typ) // toolscript patch 112
+	}
 
 	if !n.typ.assignableTo(typ) && typ.str != "*unsafe2.dummy" {
 		if context == "" {
@@ -358,12 +361,19 @@ func (check typecheck) mapLitExpr(child []*node, ktyp, vtyp *itype) error {
 			return err
 		}
 
+		if err := lostKey(key, ktyp); err != nil { // toolscript patch 112
+			return err
+		}
 		if key.rval.IsValid() {
 			kval := key.rval.Interface()
-			if visited[kval] {
+			var seen interface{} = kval
+			if isInterface(ktyp) && key.typ != nil { // toolscript patch 112: keys of two types differ
+				seen = [2]interface{}{key.typ.id(), kval}
+			}
+			if visited[seen] {
 				return c.cfgErrorf("duplicate key %s in map literal", kval)
 			}
-			visited[kval] = true
+			visited[seen] = true
 		}
 
 		if err := check.assignment(val, vtyp, "map literal"); err != nil {
@@ -972,7 +982,7 @@ func (check typecheck) arguments(n *node, child []*node, fun *node, ellipsis boo
 	var cnt int
 	for i, param := range params {
 		ellip := i == l-1 && ellipsis
-		if err := check.argument(param, fun.typ, cnt, l, ellip); err != nil {
+		if err := check.argument(param, fun, cnt, l, ellip); err != nil { // toolscript patch 112: the function node
 			return err
 		}
 		cnt++
@@ -987,7 +997,8 @@ func (check typecheck) arguments(n *node, child []*node, fun *node, ellipsis boo
 	return nil
 }
 
-func (check typecheck) argument(p param, ftyp *itype, i, l int, ellipsis bool) error {
+func (check typecheck) argument(p param, fun *node, i, l int, ellipsis bool) error { // toolscript patch 112: fun, not its type
+	ftyp := fun.typ
 	atyp := getArg(ftyp, i)
 	if atyp == nil {
 		return p.nod.cfgErrorf("too many arguments")
@@ -1016,6 +1027,9 @@ func (check typecheck) argument(p param, ftyp *itype, i, l int, ellipsis bool) e
 			return p.nod.cfgErrorf("cannot use %s as type %s", p.nod.child[0].typ.id(), getArgsID(ftyp))
 		}
 		return nil
+	}
+	if isInterface(atyp) && p.nod.typ != nil && !nativeSink(fun, i) {
+		p.nod.interp.noteHeld(p.nod.typ) // toolscript patch 112: an argument that may come back
 	}
 	return check.assignment(p.nod, atyp, "")
 }

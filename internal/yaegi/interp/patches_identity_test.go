@@ -1,0 +1,87 @@
+package interp
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestScriptTypeIdentity checks patch 112: type switches, type
+// assertions, == and map[any] keys of interface values holding values
+// of script types with methods tell their types apart as Go does, and a
+// case or assertion of a script type without methods on a value of its
+// representation fails loudly rather than guess.
+func TestScriptTypeIdentity(t *testing.T) {
+	decls := `type Square struct{ S int }
+func (s Square) Area() int { return s.S * s.S }
+type Twin struct{ S int }
+func (t Twin) Area() int { return 0 }
+type Shape interface{ Area() int }
+type Name string
+type P struct{ X int }
+type E struct{ code int }
+func (e E) Error() string { return fmt.Sprint("E", e.code) }
+func kind(v any) string {
+	switch v.(type) {
+	case Square:
+		return "Square"
+	case Twin:
+		return "Twin"
+	case struct{ S int }:
+		return "anon"
+	}
+	return "other"
+}`
+	tests := []struct{ name, body, want string }{
+		{"switch", `fmt.Println(kind(Square{1}), kind(Twin{1}), kind(struct{ S int }{1}), kind(1))`, "Square Twin anon other"},
+		{"assert same layout", `_, ok := any(Square{1}).(Twin); _, ok2 := any(Square{1}).(struct{ S int }); s, ok3 := any(Square{3}).(Square); fmt.Println(ok, ok2, ok3, s.S)`, "false false true 3"},
+		{"assert panics naming the type", `defer func() { fmt.Println(recover()) }(); _ = any(Square{1}).(Twin)`, "interface conversion: interface {} is main.Square, not main.Twin"},
+		{"iface == operand", `var s Shape = Square{2}; var x any = Square{2}; fmt.Println(s == Square{2}, x == Square{2}, s != Square{2}, s == Twin{2}, s == Square{3})`, "true true false false false"},
+		{"converted operands", `var s Shape = Square{2}; fmt.Println(s == Shape(Square{2}), Shape(Square{2}) == Shape(Twin{2}), Shape(Square{2}) != Shape(Twin{2}))`, "true false true"},
+		{"map any keys", `m := map[any]int{}; var k any = Square{2}; m[Square{2}]++; m[k]++; m[Twin{2}] += 5; m[struct{ S int }{2}] = 7; fmt.Println(len(m), m[Square{2}], m[k], m[Twin{2}], m[struct{ S int }{2}])`, "3 2 2 5 7"},
+		{"map any literal, delete, comma ok", `m := map[any]bool{Square{1}: true, Twin{1}: false}; _, ok := m[Square{1}]; delete(m, Twin{1}); _, ok2 := m[Twin{1}]; fmt.Println(len(m), ok, ok2)`, "1 true false"},
+		{"map any range and print", `m := map[any]int{Square{1}: 1}; for k := range m { _, ok := k.(Square); fmt.Println(ok, k.(Shape).Area()) }; fmt.Println(m)`, "true 1\nmap[{1}:1]"},
+		{"literal keys of two types", `m := map[any]int{Twin{1}: 1, struct{ S int }{1}: 2}; fmt.Println(len(m))`, "2"},
+		{"a struct type without methods of its own representation", `var x any = P{4}; p, ok := x.(P); switch v := x.(type) { case P: fmt.Println("P", v.X, p.X, ok) }`, "P 4 4 true"},
+		{"a type without methods only printed", `fmt.Println(Name("n")); var x any = "s"; switch x.(type) { case string: fmt.Println("string", x == "s") }`, "n\nstring true"},
+		{"a context key of a type without methods", `type key string; ctx := context.WithValue(context.Background(), key("k"), 1); fmt.Println(ctx.Value(key("k"))); var x any = "s"; _, ok := x.(string); fmt.Println(ok)`, "1\ntrue"},
+		{"recover keeps the type", `defer func() { r := recover(); e, ok := r.(E); fmt.Println(ok, e.code) }(); panic(E{3})`, "true 3"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := runOutput(t, identityMain(decls, tt.body)); got != tt.want+"\n" {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+
+	loud := []struct{ name, body, want string }{
+		{"case of a type without methods", `var x any = "s"; switch x.(type) { case Name: fmt.Println("Name"); case string: fmt.Println("string") }`, "cannot tell a value of main.Name"},
+		{"assertion of a type without methods", `var x any = Name("n"); n, _ := x.(Name); fmt.Println(n)`, "cannot tell a value of main.Name held in an interface from a value of type string"},
+		{"key of a type without methods", `m := map[any]int{}; m[Name("x")] = 1; fmt.Println(len(m))`, "a value of type main.Name as a key of a map with keys of type any is not supported"},
+		{"literal key of a type without methods", `m := map[any]int{Name("x"): 1, "x": 2}; fmt.Println(len(m))`, "a value of type main.Name as a key"},
+		{"a representation an unnamed struct type shares", `var x any = P{4}; _ = struct{ X int }{}; p, _ := x.(P); fmt.Println(p)`, "cannot tell a value of main.P held in an interface from a value of type struct { X int }"},
+		{"case string when the script holds a Name", `label := func(v any) string { switch v.(type) { case string: return "string" }; return "other" }; fmt.Println(label(Name("x")))`, "cannot tell a value of type string held in an interface from one of main.Name"},
+		{"== when the script holds a Name", `var x any = Name("a"); fmt.Println(x == "a")`, "comparison of an interface holding a value of type string: the interpreter cannot tell it from a value of main.Name"},
+		{"a dynamic map key when the script holds a Name", `var k any = Name("a"); m := map[any]int{}; m[k] = 1; fmt.Println(m)`, "map key of an interface holding a value of type string"},
+		{"case string when a function returns a Name", `ret := func() any { return Name("r") }; _ = ret(); var y any = "p"; _, ok := y.(string); fmt.Println(ok)`, "cannot tell a value of type string held in an interface from one of main.Name"},
+		{"case string when a Name is sent on a chan any", `ch := make(chan any, 1); ch <- Name("c"); var y any = "p"; _, ok := y.(string); fmt.Println(ok)`, "one of main.Name"},
+		{"map with keys of a script interface", `m := map[Shape]int{}; fmt.Println(len(m))`, "a map with keys of the script's interface type main.Shape is not supported"},
+	}
+	for _, tt := range loud {
+		t.Run(tt.name, func(t *testing.T) {
+			it := New(Options{})
+			if err := it.Use(stdlib.Symbols); err != nil {
+				t.Fatal(err)
+			}
+			_, err := it.Eval(identityMain(decls, tt.body))
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("got %v, want an error containing %q", err, tt.want)
+			}
+		})
+	}
+}
+
+// identityMain is goMain with the context package imported too.
+func identityMain(decls, body string) string {
+	return strings.Replace(goMain("var _ = context.Background\n"+decls, body), `"fmt")`, `"fmt"; "context")`, 1)
+}
