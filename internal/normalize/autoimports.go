@@ -49,6 +49,10 @@ func (p *Program) autoImports(file ast.Node, imported map[string]bool) []string 
 // it (finishImports), since an unused import is a compile error.
 const runtimePlaceholder = "\x00rt\x00"
 
+// runtimeSpec is the import of the runtime package in the generated
+// import declaration.
+var runtimeSpec = RuntimeAlias + " " + strconv.Quote(RuntimePath) + "; "
+
 // importDecl is the generated import declaration: the runtime package's
 // placeholder, the globals when Config.Globals, and paths.
 func (p *Program) importDecl(paths []string) string {
@@ -70,7 +74,7 @@ func (p *Program) importDecl(paths []string) string {
 func (p *Program) finishImports(src string) string {
 	spec := ""
 	if strings.Contains(src, RuntimeAlias+".") {
-		spec = RuntimeAlias + " " + strconv.Quote(RuntimePath) + "; "
+		spec = runtimeSpec
 		p.UsesRuntime = true
 	}
 	return strings.Replace(src, runtimePlaceholder, spec, 1)

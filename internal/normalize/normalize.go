@@ -80,8 +80,10 @@ type Program struct {
 	// UsesRuntime says the generated code calls RuntimePath.
 	UsesRuntime bool
 	// File is, when Config.Parse was set and Src needed no rewrite
-	// after it was parsed, Config.Parse's tree of Src: the interpreter
-	// compiles it instead of parsing Src. Nil otherwise.
+	// after it was parsed, Config.Parse's tree of Src (the trailer's
+	// generated functions parsed on their own and appended, at the same
+	// positions): the interpreter compiles it instead of parsing Src.
+	// Nil otherwise.
 	File *ast.File
 	// Body is, for an input of Session only, its statements: the
 	// interpreter runs them at package level after compiling Src.

@@ -15,10 +15,13 @@ import (
 // the interpreter compiles the tree (Program.File) instead of parsing the
 // text again. Src is byte for byte the text Source makes without Parse:
 // the generated imports are predicted from the script's tokens
-// (predictAutoImports) and checked against the tree's, and a script a
-// rewrite changes after the parse (a final expression, a switch, a go
-// statement, result, a builtin the interpreter lacks) gets its rewritten
-// text and no File: the interpreter parses that, as without Parse.
+// (predictAutoImports) and checked against the tree's; the trailer's
+// functions (result, min, max, clear), known only from the tree, are
+// parsed on their own and appended to it (trailerFile), the runtime
+// package's import they need predicted from the words of the script. A
+// script a rewrite changes after the parse (a final expression, a
+// switch, a go statement, a call of result) gets its rewritten text and
+// no File: the interpreter parses that, as without Parse.
 //
 // ok is false when the fast way does not apply (a scanner or parse
 // error, a prediction wrong twice): Source then goes its usual way,
@@ -58,14 +61,25 @@ func (p *Program) parseOnce(code string) (np *Program, ok bool, err error) {
 		skeleton, _, _ = wrapSegments(code, splitTokens(code, f, toks))
 		auto = p.predictAutoImports(toks)
 	}
+	rewritten := code // the text the rewrites' checks of words read
+	if !full {
+		rewritten = skeleton
+	}
+	// The trailer's functions call the runtime package: when the script
+	// may need them, its import is in the text parsed, and they are
+	// parsed on their own (trailerFile).
+	rtSpec := ""
+	if helpersLikely(rewritten) {
+		rtSpec = runtimeSpec
+	}
 	for range 2 {
 		p.Imports = nil
 		var src string
 		var phOff int // where the runtime package's import goes
 		if full {
-			src, phOff = p.fullSource(code, clause, auto)
+			src, phOff = p.fullSource(code, clause, rtSpec, auto)
 		} else {
-			src, phOff = p.bareSource(skeleton, auto)
+			src, phOff = p.bareSource(skeleton, rtSpec, auto)
 		}
 		fset, file, perr := p.cfg.Parse(src)
 		if perr != nil {
@@ -81,6 +95,9 @@ func (p *Program) parseOnce(code string) (np *Program, ok bool, err error) {
 		// the script's own imports only.
 		ngen := len(auto)
 		if p.cfg.Globals {
+			ngen++
+		}
+		if rtSpec != "" {
 			ngen++
 		}
 		if err := p.checkReserved(code); err != nil {
@@ -100,20 +117,23 @@ func (p *Program) parseOnce(code string) (np *Program, ok bool, err error) {
 			return nil, true, err
 		}
 		var edits []edit
-		rewritten := code
 		if !full {
 			edits = rewriteLastExpr(fset, file)
-			rewritten = skeleton
 		}
 		edits = append(edits, p.rewrites(src, fset, file)...)
 		helpers := p.helpers(file, rewritten)
-		if len(edits) == 0 && helpers == "" && !strings.Contains(src, RuntimeAlias+".") {
-			p.Src, p.File = src, file
+		usesRT := helpers != "" || strings.Contains(src, RuntimeAlias+".")
+		if len(edits) == 0 && usesRT == (rtSpec != "") {
+			if helpers != "" && !p.trailerFile(file, helpers) {
+				return nil, false, nil
+			}
+			p.Src, p.File, p.UsesRuntime = src+helpers, file, usesRT
 			return p, true, nil
 		}
-		// A rewrite after the parse: the text, for the interpreter to parse.
+		// A rewrite after the parse, or the runtime's import predicted
+		// wrong: the text, for the interpreter to parse.
 		src = applyEdits(src, edits) + helpers
-		p.Src = p.finishImports(src[:phOff] + runtimePlaceholder + src[phOff:])
+		p.Src = p.finishImports(src[:phOff] + runtimePlaceholder + src[phOff+len(rtSpec):])
 		return p, true, nil
 	}
 	return nil, false, nil
@@ -122,9 +142,9 @@ func (p *Program) parseOnce(code string) (np *Program, ok bool, err error) {
 // bareSource is Src of a bare script without the rewrites after the
 // parse: the generated header, the skeleton, the trailer's line
 // directive; phOff is where the runtime package's import goes.
-func (p *Program) bareSource(skeleton string, auto []string) (src string, phOff int) {
+func (p *Program) bareSource(skeleton, rtSpec string, auto []string) (src string, phOff int) {
 	head := lineDirective(1, 1) + "package main;" + "import ("
-	decl := strings.Replace(p.importDecl(auto), "import ("+runtimePlaceholder, "", 1)
+	decl := rtSpec + strings.Replace(p.importDecl(auto), "import ("+runtimePlaceholder, "", 1)
 	src = head + decl + strings.TrimPrefix(skeleton, "package main;") + "\n" + lineDirective(len(p.Lines)+1, 1)
 	return src, len(head)
 }
@@ -138,9 +158,9 @@ type pkgClause struct {
 // fullSource is Src of a full program without the rewrites after the
 // parse: rewritePackageClause's edits and the trailer's line directive;
 // phOff is where the runtime package's import goes.
-func (p *Program) fullSource(code string, c *pkgClause, auto []string) (src string, phOff int) {
+func (p *Program) fullSource(code string, c *pkgClause, rtSpec string, auto []string) (src string, phOff int) {
 	head := lineDirective(c.pkgStart.Line, c.pkgStart.Column) + "package main;" + "import ("
-	decl := strings.Replace(p.importDecl(auto), "import ("+runtimePlaceholder, "", 1)
+	decl := rtSpec + strings.Replace(p.importDecl(auto), "import ("+runtimePlaceholder, "", 1)
 	header := head + decl + lineDirective(c.nameEnd.Line, c.nameEnd.Column)
 	src = applyEdits(code, []edit{{off: c.pkgStart.Offset, text: header + "/*"}, {off: c.nameEnd.Offset, text: "*/"}})
 	return src + "\n" + lineDirective(len(p.Lines)+1, 1), c.pkgStart.Offset + len(head)
@@ -149,11 +169,31 @@ func (p *Program) fullSource(code string, c *pkgClause, auto []string) (src stri
 // helpers is the trailer's declarations after its line directive (see
 // trailer): src is the text the trailer's check of words reads.
 func (p *Program) helpers(file *ast.File, src string) string {
-	if !mentions(src, "result") && !mentions(src, "min") && !mentions(src, "max") && !mentions(src, "clear") {
+	if !helpersLikely(src) {
 		return ""
 	}
 	calls := calledIdents(file)
 	return resultFunc(file, calls) + builtinFuncs(file, calls)
+}
+
+// helpersLikely is trailer's check of words: whether src may call a
+// function the trailer declares.
+func helpersLikely(src string) bool {
+	return mentions(src, "result") || mentions(src, "min") || mentions(src, "max") || mentions(src, "clear")
+}
+
+// trailerFile parses the trailer's functions, the end of Src after its
+// last line directive, on their own, and appends their declarations to
+// file: the positions are those of the same text at the end of Src (the
+// same line directive before them), and the text before them is not
+// parsed again. False if Config.Parse refuses them.
+func (p *Program) trailerFile(file *ast.File, helpers string) bool {
+	_, hf, err := p.cfg.Parse("package main;" + lineDirective(len(p.Lines)+1, 1) + helpers)
+	if err != nil {
+		return false
+	}
+	file.Decls = append(file.Decls, hf.Decls...)
+	return true
 }
 
 // predictAutoImports is autoImports from the tokens: the names before a

@@ -1,6 +1,7 @@
 package normalize
 
 import (
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -29,7 +30,9 @@ func TestParseOnce_SameAsText(t *testing.T) {
 		{"package main\n\nfunc main() { fmt . Println(1) }\n", true}, // predicted wrong, parsed again
 		{"x := 1\nx\n", false}, // the final expression's rewrite
 		{"result(1)\n", false},
-		{"fmt.Println(min(1, 2))\n", false},
+		{"fmt.Println(min(1, 2))\n", true}, // the trailer's min, parsed on its own
+		{"fmt.Println(\"max\")\n", false},  // the runtime's import predicted, not needed: the text
+		{"max := 1\nfmt.Println(max) // __ts.X\n", true},
 		{"package main\n\nfunc main() { go func() {}() }\n", false},
 		{"x := \n", false},
 		{"import \"os/exec\"\n", false},
@@ -54,7 +57,22 @@ func TestParseOnce_SameAsText(t *testing.T) {
 		assert.Equal(t, want.Imports, got.Imports, tc.code)
 		assert.Equal(t, want.UsesRuntime, got.UsesRuntime, tc.code)
 		if assert.Equal(t, tc.tree, got.File != nil, tc.code) && tc.tree {
-			assert.Equal(t, len(got.Src), fset.File(got.File.Pos()).Size(), tc.code)
+			ref := token.NewFileSet()
+			want, err := parser.ParseFile(ref, "_.go", got.Src, parser.DeclarationErrors)
+			require.NoError(t, err, tc.code)
+			assert.Equal(t, positions(ref, want), positions(fset, got.File), tc.code)
 		}
 	}
+}
+
+// positions lists a tree's nodes in order with their positions.
+func positions(fset *token.FileSet, f *ast.File) []string {
+	var out []string
+	ast.Inspect(f, func(n ast.Node) bool {
+		if n != nil {
+			out = append(out, fmt.Sprintf("%T %s", n, fset.Position(n.Pos())))
+		}
+		return true
+	})
+	return out
 }
