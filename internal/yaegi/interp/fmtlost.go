@@ -191,6 +191,9 @@ func (interp *Interpreter) noteNamedAs(t *itype, name string) {
 // indexNamed maps the representation of each named type recorded since
 // the last call to the type's name (at the end of a compilation).
 func (interp *Interpreter) indexNamed() {
+	if interp.namedIndexed() { // toolscript patch 112: run-time checks call it
+		return
+	}
 	interp.named.Lock()
 	defer interp.named.Unlock()
 	interp.indexUnnamedLocked() // toolscript patch 112

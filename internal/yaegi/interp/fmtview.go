@@ -238,7 +238,7 @@ func fmtMapKeys(kc, ec fmtConvFunc) fmtConvFunc {
 			for i, k := range keys {
 				keys[i] = mapKeyValue(k)
 			}
-			less, ok = func(a, b reflect.Value) bool { return heldCompare(a, b) < 0 }, true
+			less, ok = func(a, b reflect.Value) bool { return keyOrder(a, b) < 0 }, true
 		}
 		if !ok {
 			return v

@@ -1,13 +1,15 @@
 package interp // toolscript patch 112
 
-// toolscript patch 112: a value of a named script type converted to an
-// empty interface keeps its type even when the type has no methods, as
-// does a value of a type made of script types ([]P, *P, map[string]P),
-// so type switches, type assertions, == and map keys of interface values
-// tell main.Celsius from float64, main.P from struct{ X int } and
-// main.Name from string, as Go does. Before, such a value was held as
-// its representation: case Name did not match any(Name("n")), which
-// case string matched, and any(Celsius(1)).(float64) succeeded.
+// toolscript patch 112: the type of a value held in an interface decides
+// as in Go, or the operation fails. A value of a script type with methods
+// is held as the interpreter's record of it (a valueInterface: its type's
+// node and its value); type switch cases and type assertions of a
+// concrete type, == and != with a concrete operand, map[any] keys and
+// recover() now go by the record's type (they compared representations,
+// or the records' reflect.Values). A value of a script type without
+// methods is still held as its representation (string for type Name
+// string), so where its type cannot be known the operation panics with
+// an AmbiguousTypeError naming the types, rather than guess.
 
 import (
 	"context"
@@ -524,10 +526,10 @@ func mapKeyOf(k reflect.Value) reflect.Value {
 	return k
 }
 
-// heldCompare orders a and b, two keys of a map[any], as fmt orders
+// keyOrder orders a and b, two keys of a map[any], as fmt orders
 // them: by type (Go orders two types by their addresses, the interpreter
 // by their names), then by value.
-func heldCompare(a, b reflect.Value) int {
+func keyOrder(a, b reflect.Value) int {
 	ta, va, oka := heldScriptValue(a)
 	tb, vb, okb := heldScriptValue(b)
 	switch {
@@ -592,7 +594,7 @@ func valueCompare(a, b reflect.Value, depth int) int {
 			}
 		}
 	case reflect.Interface:
-		return heldCompare(a, b)
+		return keyOrder(a, b)
 	}
 	return 0
 }
