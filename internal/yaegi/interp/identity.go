@@ -344,7 +344,7 @@ func ifaceCompare(n *node, negate bool) bool {
 		}
 		return true
 	case !k0 && !k1:
-		return heldCompare2(n, negate, c0, c1)
+		return ambiguousCompare(n, negate, c0, c1)
 	}
 	iface, conc, ctyp := c0, c1, t1
 	if k0 {
@@ -354,7 +354,7 @@ func ifaceCompare(n *node, negate bool) bool {
 		return false
 	}
 	if !keepsMethods(ctyp) {
-		return heldCompare2(n, negate, c0, c1)
+		return ambiguousCompare(n, negate, c0, c1)
 	}
 	vIface, vConc := genValue(iface), genValue(conc)
 	tnext := getExec(n.tnext)
@@ -641,18 +641,6 @@ func (interp *Interpreter) noteUnnamedStruct(t *itype) {
 	interp.named.Unlock()
 }
 
-// unnamedRepresentation tells whether rt is the representation of an
-// unnamed struct type of the script.
-func (interp *Interpreter) unnamedRepresentation(rt reflect.Type) bool {
-	if interp == nil {
-		return false
-	}
-	interp.indexNamed()
-	interp.named.RLock()
-	defer interp.named.RUnlock()
-	return interp.named.unnamedReps[rt]
-}
-
 // noteHeld records that the script puts values of type t in interfaces
 // (an assignment, a script function's argument, a composite literal's
 // element of an interface type), if t is a script type without methods.
@@ -722,7 +710,7 @@ func (interp *Interpreter) indexHeldLocked() {
 	}
 }
 
-// heldCompare2 compiles n, an == (or, negate, a !=) with an operand of an
+// ambiguousCompare compiles n, an == (or, negate, a !=) with an operand of an
 // interface type and one of a type that does not keep its type in an
 // interface, or of two interface operands, when the script puts values
 // of types without methods in interfaces: an interface holding a value
@@ -730,7 +718,7 @@ func (interp *Interpreter) indexHeldLocked() {
 // AmbiguousTypeError, as the interpreter cannot tell whether the value is
 // of that type. It returns false, leaving n, when the script puts no
 // such value in an interface.
-func heldCompare2(n *node, negate bool, c0, c1 *node) bool {
+func ambiguousCompare(n *node, negate bool, c0, c1 *node) bool {
 	interp := n.interp
 	interp.indexNamed()
 	interp.named.RLock()
@@ -824,3 +812,11 @@ func nativeSink(fun *node, arg int) bool {
 }
 
 var contextType = reflect.TypeOf((*context.Context)(nil)).Elem()
+
+// namedIndexed tells whether every type recorded is indexed.
+func (interp *Interpreter) namedIndexed() bool {
+	interp.named.RLock()
+	defer interp.named.RUnlock()
+	return interp.named.indexed == len(interp.named.types) && interp.named.unnamedIndexed == len(interp.named.unnamed) &&
+		interp.named.heldIndexed == len(interp.named.held)
+}
