@@ -719,6 +719,17 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					}
 				}
 			}
+			// toolscript patch 100: a generic function given to a variable
+			// of a function type is instantiated for it.
+			for i := 0; n.nright == n.nleft && i < n.nleft; i++ {
+				want := atyp
+				if want == nil && n.kind == assignStmt {
+					want = n.child[i].typ
+				}
+				if err = interp.instantiateFor(sc, n.child[sbase+i], want, importPath, pkgName); err != nil {
+					return
+				}
+			}
 
 			wireChild(n)
 			for i := 0; i < n.nleft; i++ {
@@ -1125,6 +1136,9 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			typ := t.TypeOf()
 			if typ.Kind() == reflect.Map {
 				err = check.assignment(n.child[1], t.key, "map index")
+				if err == nil {
+					err = lostKey(n.child[1], t.key) // toolscript patch 112
+				}
 				n.gen = getIndexMap
 				break
 			}
@@ -1136,9 +1150,6 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				fallthrough
 			case reflect.Slice, reflect.String:
 				n.gen = getIndexArray
-				if err == nil {
-					err = lostKey(n.child[1], t.key) // toolscript patch 112
-				}
 			case reflect.Ptr:
 				if typ2 := typ.Elem(); typ2.Kind() == reflect.Array {
 					l = typ2.Len()
@@ -1187,6 +1198,9 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				err = n.cfgErrorf("invalid operation: cannot send to non-channel %s", n.child[0].typ.id())
 				break
 			}
+			if et := n.child[0].typ.val; et != nil && isInterface(et) {
+				interp.noteHeld(n.child[1].typ) // toolscript patch 112
+			}
 			fallthrough
 
 		case declStmt, exprStmt:
@@ -1198,9 +1212,6 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			n.sym = l.sym
 			n.typ = l.typ
 			n.rval = l.rval
-			if et := n.child[0].typ.val; et != nil && isInterface(et) {
-				interp.noteHeld(n.child[1].typ) // toolscript patch 112
-			}
 
 		case breakStmt:
 			if len(n.child) == 0 {
@@ -1378,6 +1389,9 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				if err != nil {
 					break
 				}
+				if isInterface(c0.typ) {
+					interp.noteHeld(c1.typ) // toolscript patch 112
+				}
 
 				n.action = aConvert
 				switch {
@@ -1389,9 +1403,6 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					// Convert to interface: just check that all required methods are defined by concrete type.
 					if !c1.typ.implements(c0.typ) {
 						err = n.cfgErrorf("type %v does not implement interface %v", c1.typ.id(), c0.typ.id())
-				if isInterface(c0.typ) {
-					interp.noteHeld(c1.typ) // toolscript patch 112
-				}
 					}
 					// Convert type to interface while keeping a reference to the original concrete type.
 					// besides type, the node value remains preserved.
@@ -1491,6 +1502,16 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					}
 					n.child[0] = genericRef(g, n)
 					c0 = n.child[0]
+				}
+				// toolscript patch 100: a generic function passed for a
+				// parameter of a function type is instantiated for it.
+				for i, a := range n.child[1:] {
+					if err = interp.instantiateFor(sc, a, paramType(c0.typ, i), importPath, pkgName); err != nil {
+						break
+					}
+				}
+				if err != nil {
+					break
 				}
 
 				err = check.arguments(n, n.child[1:], c0, n.action == aCallSlice)
@@ -1977,6 +1998,9 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					err = c.cfgErrorf("cannot use %v (type %v) as type %v in return argument", c.ident, c.typ.cat, typ.cat)
 					return
 				}
+				if isInterface(typ) {
+					interp.noteHeld(c.typ) // toolscript patch 112
+				}
 				if c.typ.cat == nilT {
 					// nil: Set node value to zero of return type
 					c.rval = reflect.New(typ.TypeOf()).Elem()
@@ -1998,9 +2022,6 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				pkg := n.child[0].sym.typ.path
 				if s, ok := interp.binPkg[pkg][name]; ok && name != TypeNamesSymbol { // toolscript patch 91: not the script's
 					if isBinType(s) {
-				if isInterface(typ) {
-					interp.noteHeld(c.typ) // toolscript patch 112
-				}
 						n.typ = valueTOf(s.Type().Elem())
 					} else {
 						n.typ = valueTOf(fixPossibleConstType(s.Type()), withUntyped(isValueUntyped(s)))

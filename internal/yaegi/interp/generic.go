@@ -482,6 +482,9 @@ func inferTypeArgs(sc *scope, n, fun *node, explicit []*itype, args []*node, spr
 		}
 	}
 	for i, a := range args {
+		if a.typ != nil && isGeneric(a.typ) { // toolscript patch 100: instantiated for its parameter, once inferred
+			continue
+		}
 		if a.typ == nil {
 			continue
 		}

@@ -214,3 +214,72 @@ func TestSessionGenericInstances(t *testing.T) {
 	}
 	assert.Equal(t, "false true x1 true true 1g3c2.5\n", out.String())
 }
+
+// TestGenericForFunctionType checks a generic function named without
+// type arguments where a function type is wanted (toolscript patch 100):
+// a variable declared with the type (package level and local, a named
+// function type), an assignment, and an argument of a generic or plain
+// function are given the instance Go infers; each failed to compile. The
+// expected output is the program's under go run.
+func TestGenericForFunctionType(t *testing.T) {
+	const prog = `package main
+
+import (
+	"fmt"
+	"sort"
+)
+
+func id[T any](x T) T { return x }
+
+func index[S ~[]E, E comparable](s S, v E) int {
+	for i := range s {
+		if s[i] == v {
+			return i
+		}
+	}
+	return -1
+}
+
+func compare[T int | string](a, b T) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+func sortFunc[S ~[]E, E any](s S, cmp func(a, b E) int) {
+	sort.Slice(s, func(i, j int) bool { return cmp(s[i], s[j]) < 0 })
+}
+
+func apply(xs []int, f func(int) int) []int {
+	out := make([]int, 0, len(xs))
+	for _, x := range xs {
+		out = append(out, f(x))
+	}
+	return out
+}
+
+type Less func(a, b string) int
+
+var gidx func([]int, int) int = index
+
+func main() {
+	var f func(string) string = id
+	var g func([]int, int) int
+	g = index
+	var l Less = compare
+	xs := []int{3, 1, 2}
+	sortFunc(xs, compare)
+	names := []string{"b", "c", "a"}
+	sortFunc(names, compare)
+	fmt.Println(f("s"), g(xs, 2), gidx(xs, 3), l("a", "b"), xs, names, apply(xs, id))
+	fmt.Printf("%T %T\n", g, f)
+}
+`
+	out, err := runL2(t, prog)
+	require.NoError(t, err)
+	assert.Equal(t, "s 1 2 -1 [1 2 3] [a b c] [1 2 3]\nfunc([]int, int) int func(string) string\n", out)
+}
