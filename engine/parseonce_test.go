@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/token"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -23,6 +24,15 @@ var parseOnceCases = map[string]string{
 	"trivial":          "x := 40\nx += 2\n_ = x\n",
 	"final expr":       "x := 40\nx + 2\n",
 	"final call":       "fmt.Println(1)\n",
+	"final index":      "xs := []int{1, 2}\nxs[1]\n",
+	"final composite":  "type T struct{ A int }\nT{A: 1}\n",
+	"final receive":    "ch := make(chan int, 1)\nch <- 1\n<-ch\n",
+	"final then decl":  "x := 1\nx + 1\nfunc g() {}\n",
+	"final same line":  "x := 1; x // a comment\n",
+	"final paren":      "x := 1\n(x)\n",
+	"final raw string": "s := \"a\"\ns + `b\r\nc`\n",
+	"final read-only":  "&time.Local\n",
+	"final deep":       "x := 1\n" + strings.Repeat("(", 497) + "x" + strings.Repeat(")", 497) + " + 1\n",
 	"own import":       "import \"strings\"\nfmt.Println(strings.ToUpper(\"a\"))\n",
 	"renamed import":   "import s \"strings\"\nfmt.Println(s.ToUpper(\"a\"), strings.ToLower(\"B\"))\n",
 	"grouped imports":  "import (\n\t\"fmt\"\n\tj \"encoding/json\"\n\t. \"strings\"\n)\nb, _ := j.Marshal(ToUpper(\"a\"))\nfmt.Println(string(b), strconv.Itoa(1))\n",
@@ -102,7 +112,7 @@ func TestParseOnce_SameSource(t *testing.T) {
 			assert.Equal(t, treeFingerprint(ref, reparsed), treeFingerprint(fset, got.File), "%s: the tree is not Src's", name)
 		}
 	}
-	for _, name := range []string{"trivial", "final call", "own import", "full", "min max clear", "corpus methods_interface_cases"} {
+	for _, name := range []string{"trivial", "final call", "final expr", "final index", "own import", "full", "min max clear", "corpus methods_interface_cases"} {
 		fset := token.NewFileSet()
 		cfg := im.normalizeConfig(false)
 		cfg.Parse = interp.FileParser(fset)

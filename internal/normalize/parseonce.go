@@ -1,6 +1,7 @@
 package normalize
 
 import (
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -18,10 +19,12 @@ import (
 // (predictAutoImports) and checked against the tree's; the trailer's
 // functions (result, min, max, clear), known only from the tree, are
 // parsed on their own and appended to it (trailerFile), the runtime
-// package's import they need predicted from the words of the script. A
-// script a rewrite changes after the parse (a final expression, a
-// switch, a go statement, a call of result) gets its rewritten text and
-// no File: the interpreter parses that, as without Parse.
+// package's import they need predicted from the words of the script; a
+// bare script's final expression gets rewriteLastExpr's call before the
+// parse, predicted from its tokens (predictLastExpr) and checked on the
+// tree (wrappedLastExpr). A script another rewrite changes after the
+// parse (a switch, a go statement, a call of result) gets its rewritten
+// text and no File: the interpreter parses that, as without Parse.
 //
 // ok is false when the fast way does not apply (a scanner or parse
 // error, a prediction wrong twice): Source then goes its usual way,
@@ -41,6 +44,7 @@ func (p *Program) parseOnce(code string) (np *Program, ok bool, err error) {
 	var (
 		skeleton string     // a bare script's func main around its statements
 		clause   *pkgClause // a full program's package clause
+		last     []edit     // rewriteLastExpr's edits of the skeleton, predicted
 	)
 	var auto []string
 	full := startsWithPackage(code)
@@ -58,8 +62,11 @@ func (p *Program) parseOnce(code string) (np *Program, ok bool, err error) {
 		if err != nil {
 			return nil, false, nil
 		}
-		skeleton, _, _ = wrapSegments(code, splitTokens(code, f, toks))
+		segs := splitTokens(code, f, toks)
+		var bodyStart int
+		skeleton, bodyStart, _ = wrapSegments(code, segs)
 		auto = p.predictAutoImports(toks)
+		last = predictLastExpr(code, f, toks, segs, bodyStart)
 	}
 	rewritten := code // the text the rewrites' checks of words read
 	if !full {
@@ -69,27 +76,40 @@ func (p *Program) parseOnce(code string) (np *Program, ok bool, err error) {
 	// may need them, its import is in the text parsed, and they are
 	// parsed on their own (trailerFile).
 	rtSpec := ""
-	if helpersLikely(rewritten) {
+	if helpersLikely(rewritten) || last != nil {
 		rtSpec = runtimeSpec
+	}
+	// fail gives a check's error; with the final expression's call in
+	// the text (last), the checks' positions and nesting are not the
+	// model's text alone: Source goes its usual way.
+	fail := func(err error) (*Program, bool, error) {
+		if last != nil {
+			return nil, false, nil
+		}
+		return nil, true, err
 	}
 	for range 2 {
 		p.Imports = nil
 		var src string
 		var phOff int // where the runtime package's import goes
+		shift := 0    // from an offset in the skeleton to one in src
 		if full {
 			src, phOff = p.fullSource(code, clause, rtSpec, auto)
 		} else {
-			src, phOff = p.bareSource(skeleton, rtSpec, auto)
+			src, phOff, shift = p.bareSource(applyEdits(skeleton, slices.Clone(last)), rtSpec, auto)
 		}
 		fset, file, perr := p.cfg.Parse(src)
 		if perr != nil {
 			return nil, false, nil
 		}
+		if last != nil && !wrappedLastExpr(fset, file, last, shift) {
+			return nil, false, nil // predicted wrong
+		}
 		if err := p.checkNesting(fset, file); err != nil {
-			return nil, true, err
+			return fail(err)
 		}
 		if full && !hasMain(file) {
-			return nil, true, p.noMain()
+			return fail(p.noMain())
 		}
 		// The generated import declaration comes first; the checks see
 		// the script's own imports only.
@@ -101,11 +121,11 @@ func (p *Program) parseOnce(code string) (np *Program, ok bool, err error) {
 			ngen++
 		}
 		if err := p.checkReserved(code); err != nil {
-			return nil, true, err
+			return fail(err)
 		}
 		imported, err := p.checkImports(fset, file.Imports[ngen:])
 		if err != nil {
-			return nil, true, err
+			return fail(err)
 		}
 		got := p.autoImports(file, imported)
 		if !slices.Equal(got, auto) {
@@ -114,7 +134,7 @@ func (p *Program) parseOnce(code string) (np *Program, ok bool, err error) {
 		}
 		p.Imports = append(p.Imports, auto...)
 		if err := p.checkReadOnly(fset, file); err != nil {
-			return nil, true, err
+			return fail(err)
 		}
 		var edits []edit
 		if !full {
@@ -142,11 +162,137 @@ func (p *Program) parseOnce(code string) (np *Program, ok bool, err error) {
 // bareSource is Src of a bare script without the rewrites after the
 // parse: the generated header, the skeleton, the trailer's line
 // directive; phOff is where the runtime package's import goes.
-func (p *Program) bareSource(skeleton, rtSpec string, auto []string) (src string, phOff int) {
+func (p *Program) bareSource(skeleton, rtSpec string, auto []string) (src string, phOff, shift int) {
 	head := lineDirective(1, 1) + "package main;" + "import ("
 	decl := rtSpec + strings.Replace(p.importDecl(auto), "import ("+runtimePlaceholder, "", 1)
 	src = head + decl + strings.TrimPrefix(skeleton, "package main;") + "\n" + lineDirective(len(p.Lines)+1, 1)
-	return src, len(head)
+	return src, len(head), len(head) + len(decl) - len("package main;")
+}
+
+// predictLastExpr is rewriteLastExpr from the tokens of a bare script
+// (segs, in the skeleton from bodyStart): its edits of the skeleton when
+// the last statement looks like an expression other than a call (no
+// assignment, send, label or keyword at its top level, and not ending
+// in a parenthesis), nil otherwise. wrappedLastExpr checks it on the
+// tree.
+func predictLastExpr(code string, f *token.File, toks []scanTok, segs []segment, bodyStart int) []edit {
+	off, textOff, k := bodyStart, -1, -1
+	for i, s := range segs {
+		if s.kind != segStmt {
+			continue
+		}
+		off += len(lineDirective(s.line, s.col))
+		textOff, k = off, i
+		off += s.end - s.start
+	}
+	if k < 0 {
+		return nil
+	}
+	seg := segs[k]
+	// The tokens of the segment's last statement, without semicolons.
+	var stmt []scanTok
+	depth, cut := 0, false
+	for _, t := range toks {
+		if o := f.Offset(t.pos); o < seg.start || o >= seg.end {
+			continue
+		}
+		if t.tok == token.SEMICOLON {
+			cut = cut || depth == 0
+			continue
+		}
+		if cut {
+			stmt, cut = stmt[:0], false
+		}
+		switch t.tok {
+		case token.LPAREN, token.LBRACK, token.LBRACE:
+			depth++
+		case token.RPAREN, token.RBRACK, token.RBRACE:
+			depth--
+		}
+		stmt = append(stmt, t)
+	}
+	if len(stmt) == 0 || stmt[len(stmt)-1].tok == token.RPAREN {
+		return nil
+	}
+	if first := stmt[0].tok; first.IsKeyword() && first != token.FUNC && first != token.MAP && first != token.STRUCT && first != token.CHAN && first != token.INTERFACE {
+		return nil
+	}
+	depth = 0
+	for i, t := range stmt {
+		switch {
+		case t.tok == token.LPAREN || t.tok == token.LBRACK || t.tok == token.LBRACE:
+			depth++
+		case t.tok == token.RPAREN || t.tok == token.RBRACK || t.tok == token.RBRACE:
+			depth--
+		case depth == 0 && (t.tok == token.ASSIGN || t.tok == token.DEFINE || t.tok == token.INC || t.tok == token.DEC ||
+			t.tok == token.COLON || t.tok == token.ARROW && i > 0 || t.tok >= token.ADD_ASSIGN && t.tok <= token.AND_NOT_ASSIGN):
+			return nil
+		}
+	}
+	end := stmt[len(stmt)-1]
+	n := len(end.tok.String())
+	if end.tok.IsLiteral() {
+		n = len(end.lit)
+	}
+	pos := f.Position(stmt[0].pos)
+	start := textOff + f.Offset(stmt[0].pos) - seg.start
+	return []edit{
+		{off: start, text: fmt.Sprintf("%s.SetResult(%s.ResultAt(%d, %d, true, ", RuntimeAlias, RuntimeAlias, pos.Line, pos.Column)},
+		{off: textOff + f.Offset(end.pos) + n - seg.start, text: "))"},
+	}
+}
+
+// wrappedLastExpr reports whether the last statement of file's func main
+// is the call predictLastExpr wrote around an expression that is no
+// call, where it wrote it (shift: from the skeleton's offsets to the
+// parsed text's) and at the position it names.
+func wrappedLastExpr(fset *token.FileSet, file *ast.File, last []edit, shift int) bool {
+	es, ok := lastMainStmt(file).(*ast.ExprStmt)
+	if !ok {
+		return false
+	}
+	isRT := func(e ast.Expr, name string, args int) *ast.CallExpr {
+		c, ok := e.(*ast.CallExpr)
+		if !ok || len(c.Args) != args {
+			return nil
+		}
+		sel, ok := c.Fun.(*ast.SelectorExpr)
+		if !ok || sel.Sel.Name != name {
+			return nil
+		}
+		if id, ok := sel.X.(*ast.Ident); !ok || id.Name != RuntimeAlias {
+			return nil
+		}
+		return c
+	}
+	outer := isRT(es.X, "SetResult", 1)
+	if outer == nil {
+		return false
+	}
+	inner := isRT(outer.Args[0], "ResultAt", 4)
+	if inner == nil {
+		return false
+	}
+	x := inner.Args[3]
+	if _, isCall := x.(*ast.CallExpr); isCall {
+		return false
+	}
+	at := fset.Position(outer.Pos())
+	want := fmt.Sprintf("%s.SetResult(%s.ResultAt(%d, %d, true, ", RuntimeAlias, RuntimeAlias, at.Line, at.Column)
+	off := func(p token.Pos) int { return fset.Position(p).Offset }
+	n := len(last[0].text)
+	return want == last[0].text && off(outer.Pos()) == last[0].off+shift && off(x.Pos()) == last[0].off+shift+n &&
+		off(x.End()) == last[1].off+shift+n && off(outer.End()) == last[1].off+shift+n+len(last[1].text)
+}
+
+// lastMainStmt is the last statement of file's func main, nil if none.
+func lastMainStmt(file *ast.File) ast.Stmt {
+	for _, d := range file.Decls {
+		if fd, ok := d.(*ast.FuncDecl); ok && fd.Name.Name == "main" && fd.Recv == nil && fd.Body != nil && len(fd.Body.List) > 0 {
+			return fd.Body.List[len(fd.Body.List)-1]
+		}
+	}
+	return nil
 }
 
 // pkgClause is where a full program's package clause is: the positions

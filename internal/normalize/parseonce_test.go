@@ -28,7 +28,18 @@ func TestParseOnce_SameAsText(t *testing.T) {
 		{"package tools\n\nfunc main() { fmt.Println(math_ops.Multiply) }\n", true},
 		{"// doc\npackage main\n\nimport \"fmt\"\n\nfunc main() { fmt.Println(1) }\n", true},
 		{"package main\n\nfunc main() { fmt . Println(1) }\n", true}, // predicted wrong, parsed again
-		{"x := 1\nx\n", false}, // the final expression's rewrite
+		{"x := 1\nx\n", true}, // the final expression's rewrite, predicted from the tokens
+		{"x := 1; x // a comment\n", true},
+		{"xs := []int{1}\nxs[0]\n", true},
+		{"type T struct{ A int }\nT{A: 1}\n", true},
+		{"ch := make(chan int, 1)\nch <- 1\n<-ch\n", true},
+		{"x := 1\nx + 1\nfunc g() {}\n", true},
+		{"f := func() int { return 1 }\nf\n", true},
+		{"x := 1\n(x)\n", false},                  // not predicted: a parenthesis may end a call
+		{"s := \"a\"\ns + `b\r\nc`\n", false},     // predicted wrong (the raw string's \r): the text
+		{"L:\n\tfor {\n\t\tbreak L\n\t}\n", true}, // a label: no final expression
+		{"x := 1\nx = 2\n", true},
+		{"&time.Local\n", false}, // the check's error, at the model's column
 		{"result(1)\n", false},
 		{"fmt.Println(min(1, 2))\n", true}, // the trailer's min, parsed on its own
 		{"fmt.Println(\"max\")\n", false},  // the runtime's import predicted, not needed: the text
