@@ -2033,6 +2033,12 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					}
 					n.action = aGetSym
 					n.gen = nop
+					if _, printFunc := fmtPrintArgs[pkg][name]; printFunc && !(n.anc.kind == callExpr && n.anc.child[0] == n) && !toBlank(n) {
+						// toolscript patch 113: called through a function
+						// value, the print function would print the
+						// interpreter's representation of script values.
+						err = n.cfgErrorf("%s.%s as a function value is not supported by the interpreter, which prints the script's types as Go does only in a direct call: call %s.%s directly, or in a function literal that passes its arguments on", n.child[0].ident, name, n.child[0].ident, name)
+					}
 				} else if sym, ok := interp.srcPkg[interp.opt.binExt[pkg]][name]; ok && canExport(name) {
 					// toolscript patch 70: the symbol of the package's
 					// source extension, as a source package's.

@@ -480,6 +480,8 @@ func (interp *Interpreter) fmtTypeVerbs(n *node, values []func(*frame) reflect.V
 			static = t.str
 			if !hasScriptName(t, map[*itype]bool{}) { // toolscript patch 89: []any
 				static = t.TypeOf().String()
+			} else { // toolscript patch 113: Go's spelling (func(*main.Acc, int))
+				static = goTypeString(t, 0)
 			}
 		}
 		values[k] = func(f *frame) reflect.Value {
@@ -534,11 +536,24 @@ func hasScriptName(t *itype, seen map[*itype]bool) bool {
 	switch t.cat {
 	case ptrT, sliceT, arrayT, variadicT, linkedT, chanT:
 		return hasScriptName(t.val, seen)
+	case chanSendT, chanRecvT: // toolscript patch 113
+		return hasScriptName(t.val, seen)
 	case mapT:
 		return hasScriptName(t.key, seen) || hasScriptName(t.val, seen)
 	case structT:
 		for _, fl := range t.field {
 			if hasScriptName(fl.typ, seen) {
+				return true
+			}
+		}
+	case funcT: // toolscript patch 113: %T of a function value names the script's types in its signature
+		for _, a := range t.arg {
+			if hasScriptName(a, seen) {
+				return true
+			}
+		}
+		for _, r := range t.ret {
+			if hasScriptName(r, seen) {
 				return true
 			}
 		}

@@ -1,0 +1,51 @@
+package interp
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestTypeVerbSpelling checks patch 113: %T of a value whose static type
+// names a script type spells the type as Go does, function types
+// included (it printed func(*main.Acc,int), and func(*struct { ... },
+// int) for a function value). Each want is what go run prints.
+func TestTypeVerbSpelling(t *testing.T) {
+	decls := `type Acc struct{ total int }
+func (a *Acc) Add(n int) { a.total += n }
+type P struct{ X int }
+type Name string
+func mk(ps ...P) []P { return ps }`
+	tests := []struct{ body, want string }{
+		{`add := (*Acc).Add; var g func(*Acc, int) = add; fmt.Printf("%T|%T", add, g)`, "func(*main.Acc, int)|func(*main.Acc, int)"},
+		{`h := func(p P) (map[string]P, error) { return nil, nil }; fmt.Printf("%T|%T", h, mk)`, "func(main.P) (map[string]main.P, error)|func(...main.P) []main.P"},
+		{`fs := []func(P, int) bool{}; fmt.Printf("%T", fs)`, "[]func(main.P, int) bool"},
+		{"var anon struct {\nP\nN Name `json:\"n\"`\nList []*P\n}; fmt.Printf(\"%T|%T\", anon, &anon)", `struct { main.P; N main.Name "json:\"n\""; List []*main.P }|*struct { main.P; N main.Name "json:\"n\""; List []*main.P }`},
+		{`var ch chan<- P; var rc <-chan Name; arr := [3]Name{}; mp := map[Name][]P{}; fmt.Printf("%T|%T|%T|%T", ch, rc, arr, mp)`, "chan<- main.P|<-chan main.Name|[3]main.Name|map[main.Name][]main.P"},
+		{`fmt.Printf("%T %T %T %T", P{}, Name(""), []Name{}, func(int) string { return "" })`, "main.P main.Name []main.Name func(int) string"},
+	}
+	for _, tt := range tests {
+		if got := runOutput(t, goMain(decls, tt.body)); got != tt.want {
+			t.Errorf("%s:\n got %q\nwant %q", tt.body, got, tt.want)
+		}
+	}
+}
+
+// TestPrintFuncValue checks patch 113: a print function of fmt or log
+// used as a function value, which would print the interpreter's
+// representation of script values, is a compile error naming it; given
+// to the blank identifier (an import kept used) it compiles.
+func TestPrintFuncValue(t *testing.T) {
+	for _, body := range []string{`f := fmt.Sprintf; _ = f("%d", 1)`, `var printf func(string, ...any) (int, error) = fmt.Printf; printf("x")`, `apply(fmt.Println)`} {
+		it := New(Options{})
+		if err := it.Use(stdlib.Symbols); err != nil {
+			t.Fatal(err)
+		}
+		_, err := it.Eval(goMain("func apply(f func(...any) (int, error)) { f(1) }", body))
+		if err == nil || !strings.Contains(err.Error(), "as a function value is not supported by the interpreter") {
+			t.Errorf("%s: got %v, want the function value refused", body, err)
+		}
+	}
+	if got := runOutput(t, goMain("var _ = fmt.Sprint", `_ = fmt.Println; fmt.Println("ok")`)); got != "ok\n" {
+		t.Errorf("blank: got %q", got)
+	}
+}
