@@ -2078,7 +2078,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			case isInterfaceSrc(n.typ) && n.child[0].isType(sc):
 				// toolscript patch 93: not made (upstream compiled it as
 				// a method value without its receiver).
-				err = interfaceMethodExpr(n)
+				err = interfaceMethodExpr(n) // toolscript patch 101: made
 			case isStruct(n.typ) || isInterfaceSrc(n.typ):
 				// Find a matching field.
 				if ti := n.typ.lookupField(n.child[1].ident); len(ti) > 0 {

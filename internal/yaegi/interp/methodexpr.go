@@ -1,9 +1,6 @@
 package interp
 
-import (
-	"reflect"
-	"strings"
-)
+import "reflect"
 
 // Method expressions (toolscript patch 93): T.M and (*T).M of a script
 // type are functions whose first argument is the receiver. Called
@@ -66,8 +63,8 @@ func derefMethodExprRecv(v reflect.Value) reflect.Value {
 // binMethodExpr compiles n when it is a method expression of a native
 // type (time.Duration.String, (*strings.Builder).WriteString): the
 // method's function, receiver first, as reflect gives it. ok is false
-// when n is no such expression. A method expression of an interface
-// type is a compile error (the interpreter cannot make one).
+// when n is no such expression. One of an interface type is
+// binInterfaceMethodExpr's.
 func binMethodExpr(sc *scope, n *node) (ok bool, err error) {
 	t := n.typ
 	if t.cat == ptrT && t.val != nil && (t.val.cat == valueT || t.val.cat == errorT) {
@@ -80,7 +77,7 @@ func binMethodExpr(sc *scope, n *node) (ok bool, err error) {
 	}
 	rt, name := t.TypeOf(), n.child[1].ident
 	if rt.Kind() == reflect.Interface {
-		return true, interfaceMethodExpr(n)
+		return true, binInterfaceMethodExpr(n, rt, name) // toolscript patch 101: made
 	}
 	m, found := rt.MethodByName(name)
 	if !found {
@@ -95,12 +92,4 @@ func binMethodExpr(sc *scope, n *node) (ok bool, err error) {
 	n.action = aGetSym
 	n.findex = notInFrame
 	return true, nil
-}
-
-// interfaceMethodExpr is the error of a method expression of an
-// interface type (Shape.Area, fmt.Stringer.String), which the
-// interpreter does not make.
-func interfaceMethodExpr(n *node) error {
-	t, name := strings.TrimPrefix(n.typ.id(), "main."), n.child[1].ident
-	return n.cfgErrorf("method expression %s.%s of an interface type is not supported: write a function literal, func(v %s, ...) { v.%s(...) }", t, name, t, name)
 }

@@ -283,3 +283,85 @@ func main() {
 	require.NoError(t, err)
 	assert.Equal(t, "s 1 2 -1 [1 2 3] [a b c] [1 2 3]\nfunc([]int, int) int func(string) string\n", out)
 }
+
+// TestInterfaceMethodExpressions checks method expressions of interface
+// types (toolscript patch 101): of a script interface (value and pointer
+// receivers, a method promoted from an embedded field, arguments,
+// several results, a variadic method) and of native ones (fmt.Stringer
+// on a script type and on time.Duration, error), called, held in a
+// variable or a map, passed to a generic function; a nil interface
+// panics. They failed to compile. The expected output is the program's
+// under go run.
+func TestInterfaceMethodExpressions(t *testing.T) {
+	const prog = `package main
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+)
+
+type Shape interface {
+	Area() float64
+	Scale(k float64, tags ...string) (Shape, string)
+}
+
+type Square struct{ Side float64 }
+
+func (s Square) Area() float64 { return s.Side * s.Side }
+
+func (s Square) Scale(k float64, tags ...string) (Shape, string) {
+	return Square{s.Side * k}, strings.Join(tags, "+")
+}
+
+type Rect struct{ W, H float64 }
+
+func (r *Rect) Area() float64 { return r.W * r.H }
+
+func (r *Rect) Scale(k float64, tags ...string) (Shape, string) {
+	return &Rect{r.W * k, r.H * k}, fmt.Sprint(len(tags))
+}
+
+type Named struct {
+	Square
+	Name string
+}
+
+func (n Named) String() string { return "named " + n.Name }
+
+func mapAll[T, U any](xs []T, f func(T) U) []U {
+	var out []U
+	for _, x := range xs {
+		out = append(out, f(x))
+	}
+	return out
+}
+
+func main() {
+	area := Shape.Area
+	shapes := []Shape{Square{3}, &Rect{2, 5}, Named{Square{1}, "n"}}
+	for _, s := range shapes {
+		fmt.Print(area(s), " ")
+	}
+	fmt.Println()
+	fmt.Println(mapAll(shapes, Shape.Area))
+	scaled, tag := Shape.Scale(Square{2}, 3, "a", "b")
+	fmt.Println(scaled.Area(), tag)
+	s2, n := Shape.Scale(&Rect{1, 1}, 2)
+	fmt.Println(s2.Area(), n)
+	str := fmt.Stringer.String
+	fmt.Println(str(Named{Square{1}, "x"}), str(time.Second*90))
+	fmt.Println(error.Error(errors.New("boom")))
+	fmt.Printf("%T\n", fmt.Stringer.String)
+	fns := map[string]func(Shape) float64{"area": Shape.Area}
+	fmt.Println(fns["area"](Square{4}))
+	defer func() { fmt.Println("recovered:", recover() != nil) }()
+	var none Shape
+	fmt.Println(area(none))
+}
+`
+	out, err := runL2(t, prog)
+	require.NoError(t, err)
+	assert.Equal(t, "9 10 1 \n[9 10 1]\n36 a+b\n4 0\nnamed x 1m30s\nboom\nfunc(fmt.Stringer) string\n16\nrecovered: true\n", out)
+}

@@ -80,16 +80,17 @@ func TestMethodExpressions(t *testing.T) {
 }
 
 // TestMethodExpressionErrors checks patch 93: T.M of a pointer-receiver
-// method is Go's compile error, and a method expression of an interface
-// type, which the interpreter does not make, fails to compile with a
-// message saying so (upstream compiled it as a method value without a
-// receiver: "too many arguments" at its call).
+// method is Go's compile error; and patch 101: a method expression of an
+// interface type naming no method of it is Go's error too (patch 93
+// refused every method expression of an interface type; upstream
+// compiled it as a method value without a receiver: "too many
+// arguments" at its call).
 func TestMethodExpressionErrors(t *testing.T) {
 	tests := []struct{ body, want string }{
 		{`f := Acc.Add; _ = f`, "invalid method expression Acc.Add (needs pointer receiver (*Acc).Add)"},
 		{`f := strings.Builder.Len; _ = f`, "invalid method expression strings.Builder.Len (needs pointer receiver (*strings.Builder).Len)"},
-		{`f := Shape.Area; _ = f`, "method expression Shape.Area of an interface type is not supported"},
-		{`f := fmt.Stringer.String; _ = f`, "method expression fmt.Stringer.String of an interface type is not supported"},
+		{`f := Shape.Perimeter; _ = f`, "Shape.Perimeter undefined (type Shape has no method Perimeter)"},
+		{`f := fmt.Stringer.Format; _ = f`, "fmt.Stringer.Format undefined (type fmt.Stringer has no method Format)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.body, func(t *testing.T) {
