@@ -173,7 +173,8 @@ func (p *Program) bareSource(skeleton, rtSpec string, auto []string) (src string
 // (segs, in the skeleton from bodyStart): its edits of the skeleton when
 // the last statement looks like an expression other than a call (no
 // assignment, send, label or keyword at its top level, and not ending
-// in a parenthesis), nil otherwise. wrappedLastExpr checks it on the
+// in a parenthesis unless an operator at the top level makes it no
+// call), nil otherwise. wrappedLastExpr checks it on the
 // tree.
 func predictLastExpr(code string, f *token.File, toks []scanTok, segs []segment, bodyStart int) []edit {
 	off, textOff, k := bodyStart, -1, -1
@@ -211,13 +212,14 @@ func predictLastExpr(code string, f *token.File, toks []scanTok, segs []segment,
 		}
 		stmt = append(stmt, t)
 	}
-	if len(stmt) == 0 || stmt[len(stmt)-1].tok == token.RPAREN {
+	if len(stmt) == 0 {
 		return nil
 	}
 	if first := stmt[0].tok; first.IsKeyword() && first != token.FUNC && first != token.MAP && first != token.STRUCT && first != token.CHAN && first != token.INTERFACE {
 		return nil
 	}
 	depth = 0
+	operator := false // an operator at the top level: the statement is no call
 	for i, t := range stmt {
 		switch {
 		case t.tok == token.LPAREN || t.tok == token.LBRACK || t.tok == token.LBRACE:
@@ -227,7 +229,12 @@ func predictLastExpr(code string, f *token.File, toks []scanTok, segs []segment,
 		case depth == 0 && (t.tok == token.ASSIGN || t.tok == token.DEFINE || t.tok == token.INC || t.tok == token.DEC ||
 			t.tok == token.COLON || t.tok == token.ARROW && i > 0 || t.tok >= token.ADD_ASSIGN && t.tok <= token.AND_NOT_ASSIGN):
 			return nil
+		case depth == 0 && (t.tok >= token.ADD && t.tok <= token.ARROW || t.tok >= token.EQL && t.tok <= token.GEQ):
+			operator = true
 		}
+	}
+	if stmt[len(stmt)-1].tok == token.RPAREN && !operator {
+		return nil // a call, most likely
 	}
 	end := stmt[len(stmt)-1]
 	n := len(end.tok.String())

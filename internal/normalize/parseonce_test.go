@@ -35,6 +35,11 @@ func TestParseOnce_SameAsText(t *testing.T) {
 		{"ch := make(chan int, 1)\nch <- 1\n<-ch\n", true},
 		{"x := 1\nx + 1\nfunc g() {}\n", true},
 		{"f := func() int { return 1 }\nf\n", true},
+		{"x := 1\nx + len(\"ab\")\n", true}, // ends in a call's parenthesis, an operator at the top
+		{"fmt.Sprint(1) == \"1\"\n", true},
+		{"-abs(1)\nfunc abs(x int) int { return x }\n", true},
+		{"strings.ToUpper(\"a\")\n", true}, // a call: no rewrite
+		{"f := func(x int) int { return x }\nf(1 + 2)\n", true},
 		{"x := 1\n(x)\n", false},                  // not predicted: a parenthesis may end a call
 		{"s := \"a\"\ns + `b\r\nc`\n", false},     // predicted wrong (the raw string's \r): the text
 		{"L:\n\tfor {\n\t\tbreak L\n\t}\n", true}, // a label: no final expression
