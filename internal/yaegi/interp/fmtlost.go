@@ -43,6 +43,13 @@ type namedTypes struct {
 	heldSeen    map[*itype]bool
 	heldIndexed int
 	heldReps    map[reflect.Type]string
+	// toolscript patch 112: the script types with methods whose values
+	// the script gives to native functions in interfaces (as their
+	// representations) and, once indexed, by representation.
+	native        []*itype
+	nativeSeen    map[*itype]bool
+	nativeIndexed int
+	nativeReps    map[reflect.Type][]*itype
 }
 
 // namedRep is a script type that a reflect type represents; kept tells
@@ -256,6 +263,7 @@ func (interp *Interpreter) lostName(rt reflect.Type, held bool) string {
 	if s := iterName(rt); s != "" { // toolscript patch 92
 		return s
 	}
+	interp.indexNamed() // toolscript patch 112: the types given to native functions
 	interp.named.RLock()
 	defer interp.named.RUnlock()
 	if len(interp.named.byType) == 0 {
@@ -291,7 +299,7 @@ func (interp *Interpreter) lostNameLocked(rt reflect.Type, held, top bool, seen 
 	seen[rt] = true
 	var names []string
 	for _, r := range interp.named.byType[rt] {
-		if (!held || !r.kept) && (top || !r.top) {
+		if (!held || !r.kept || top && interp.nativeNamedLocked(rt, r.name)) && (top || !r.top) { // toolscript patch 112: or a native function gave it back
 			names = append(names, r.name)
 		}
 	}

@@ -150,7 +150,7 @@ func (interp *Interpreter) fmtConvLocked(t *itype, top bool) fmtConvFunc {
 }
 
 func (interp *Interpreter) newFmtConv(t *itype) fmtConvFunc {
-	if isInterfaceSrc(t) {
+	if isInterfaceSrc(t) || emptyBinInterface(t) { // toolscript patch 112: a native function's any
 		return interp.fmtDynamic
 	}
 	if m := printMethod(t); m != nil {
@@ -344,7 +344,7 @@ func (interp *Interpreter) fmtDynamic(f *frame, v reflect.Value) reflect.Value {
 	}
 	vi, ok := v.Interface().(valueInterface)
 	if !ok {
-		return v
+		return interp.fmtUnwrapped(f, v) // toolscript patch 112: a native function gave it back
 	}
 	if vi.node == nil || vi.node.typ == nil || !vi.value.IsValid() {
 		return reflect.Zero(anyType) // a nil interface
@@ -403,7 +403,9 @@ func isWrappable(t *itype) bool {
 // a native type, or a basic type without methods of the script's.
 func printedAsIs(t *itype) bool {
 	switch t.cat {
-	case valueT, nilT, funcT, chanT:
+	case valueT:
+		return !emptyBinInterface(t) // toolscript patch 112: a native function's any may hold what a script gave it
+	case nilT, funcT, chanT:
 		return true
 	case boolT, stringT, intT, int8T, int16T, int32T, int64T, uintT, uint8T, uint16T, uint32T, uint64T, uintptrT,
 		float32T, float64T, complex64T, complex128T:

@@ -140,7 +140,7 @@ func heldIs(interp *Interpreter, t *itype, val reflect.Value, ok bool, typ *ityp
 	// type's that native code gave back (errors.As's target): that is
 	// typ's if the representation is typ's own.
 	if keepsMethods(typ) {
-		return val, interp.ownRepresentation(typ, rt)
+		return val, unwrappedIs(interp, typ, rt, interp.nativeAs(rt), "")
 	}
 	if madeOfScriptTypes(typ, 0) {
 		if !interp.ownRepresentation(typ, rt) {
@@ -154,6 +154,11 @@ func heldIs(interp *Interpreter, t *itype, val reflect.Value, ok bool, typ *ityp
 		// The value may be one of a script type the script puts in
 		// interfaces, held as its representation, typ.
 		panic(&AmbiguousTypeError{Type: typ.id(), Representation: rt.String(), HeldTypes: names})
+	}
+	if stripped := interp.nativeAs(rt); len(stripped) > 0 {
+		// The value may be one of a script type with methods that a
+		// native function gave back as its representation.
+		panic(&AmbiguousTypeError{Type: typ.id(), Representation: rt.String(), HeldTypes: typeNames(stripped), Native: true})
 	}
 	return val, true
 }
@@ -221,11 +226,23 @@ type AmbiguousTypeError struct {
 	// Op, for == and != ("comparison") and a map[any] key ("map key"),
 	// is the operation that needed the type.
 	Op string
+	// Native tells that HeldTypes are script types with methods whose
+	// values the script gives to native functions (sync.Map's Store, a
+	// list's PushBack), which get them as their representations.
+	Native bool
 }
 
 // Error implements error.
 func (e *AmbiguousTypeError) Error() string {
 	const why = " (a script type without methods is held as its representation); "
+	if e.Native {
+		what := "type switch case or type assertion " + e.Type
+		if e.Op != "" {
+			what = e.Op + " of an interface"
+		}
+		return what + ": the interpreter cannot tell a value of type " + e.Representation + " held in an interface from one of " + e.HeldTypes +
+			" that a native function gave back (a native function gets a value of a script type as its representation); keep such values in the script's own maps, slices or struct fields"
+	}
 	if e.Op != "" {
 		return e.Op + " of an interface holding a value of type " + e.Representation + ": the interpreter cannot tell it from a value of " +
 			e.HeldTypes + why + methodHint(e.HeldTypes)
@@ -362,6 +379,15 @@ func ifaceCompare(n *node, negate bool) bool {
 	typ := n.typ.concrete().TypeOf()
 	eq := func(f *frame) bool {
 		t, held, ok := heldScriptValue(vIface(f))
+		if ok && t == nil && held.IsValid() && held.CanInterface() && held.Type() == ctyp.TypeOf() {
+			// A value a native function gave back as its
+			// representation may be one of ctyp: only an equal
+			// representation needs to know.
+			if !ifaceEqual(held.Interface(), vConc(f).Interface()) {
+				return negate
+			}
+			return unwrappedIs(n.interp, ctyp, held.Type(), n.interp.nativeAs(held.Type()), "comparison") != negate
+		}
 		if !ok || t == nil || !sameScriptType(t, ctyp) || !held.CanInterface() {
 			return negate
 		}
@@ -449,6 +475,9 @@ func (interp *Interpreter) mapKey(v reflect.Value) reflect.Value {
 	if ok && t == nil && held.IsValid() {
 		if names := interp.heldAs(held.Type()); names != "" {
 			panic(&AmbiguousTypeError{Representation: held.Type().String(), HeldTypes: names, Op: "map key"})
+		}
+		if stripped := interp.nativeAs(held.Type()); len(stripped) > 0 {
+			panic(&AmbiguousTypeError{Representation: held.Type().String(), HeldTypes: typeNames(stripped), Op: "map key", Native: true})
 		}
 	}
 	if !ok || t == nil || nod == nil || !held.CanInterface() {
@@ -688,6 +717,7 @@ func (interp *Interpreter) indexUnnamedLocked() {
 }
 
 func (interp *Interpreter) indexHeldLocked() {
+	defer interp.indexNativeLocked()
 	for ; interp.named.heldIndexed < len(interp.named.held); interp.named.heldIndexed++ {
 		t := interp.named.held[interp.named.heldIndexed]
 		for _, rt := range namedReps(t) {
@@ -722,7 +752,7 @@ func ambiguousCompare(n *node, negate bool, c0, c1 *node) bool {
 	interp := n.interp
 	interp.indexNamed()
 	interp.named.RLock()
-	none := len(interp.named.heldReps) == 0
+	none := len(interp.named.heldReps) == 0 && len(interp.named.nativeReps) == 0
 	interp.named.RUnlock()
 	if none {
 		return false
@@ -737,10 +767,18 @@ func ambiguousCompare(n *node, negate bool, c0, c1 *node) bool {
 			if names := interp.heldAs(held.Type()); names != "" {
 				panic(&AmbiguousTypeError{Representation: held.Type().String(), HeldTypes: names, Op: "comparison"})
 			}
+			if stripped := interp.nativeAs(held.Type()); len(stripped) > 0 {
+				panic(&AmbiguousTypeError{Representation: held.Type().String(), HeldTypes: typeNames(stripped), Op: "comparison", Native: true})
+			}
 		}
 	}
 	eq := func(f *frame) bool {
 		a, b := v0(f), v1(f)
+		if !sameRepresentation(a, b) {
+			// Values of unequal representations are unequal whatever
+			// their types: there is nothing to tell.
+			return negate
+		}
 		if i0 {
 			check(a)
 		}
@@ -818,5 +856,147 @@ func (interp *Interpreter) namedIndexed() bool {
 	interp.named.RLock()
 	defer interp.named.RUnlock()
 	return interp.named.indexed == len(interp.named.types) && interp.named.unnamedIndexed == len(interp.named.unnamed) &&
-		interp.named.heldIndexed == len(interp.named.held)
+		interp.named.heldIndexed == len(interp.named.held) && interp.named.nativeIndexed == len(interp.named.native)
+}
+
+// emptyBinInterface tells whether t is the native empty interface type,
+// the static type of an any a native function gives back (sync.Map's
+// Load, a list.Element's Value): a type assertion of a concrete type on
+// it goes by the held value's type, as on a script's any.
+func emptyBinInterface(t *itype) bool {
+	return t != nil && t.cat == valueT && t.rtype != nil && t.rtype.Kind() == reflect.Interface && t.rtype.NumMethod() == 0
+}
+
+// noteNative records that the script gives values of type t, a script
+// type with methods, to fun, a native function, in an interface: the
+// native function gets the value's representation (the interpreter
+// removes its record), so a value it gives back (sync.Map's Load,
+// atomic.Value's Load, a list.Element's Value) is held as the
+// representation, without its type.
+func (interp *Interpreter) noteNative(fun *node, t *itype) {
+	if interp == nil || fun == nil || fun.typ == nil || !isBin(fun.typ) || t == nil || t.untyped || !keepsMethods(t) || isInterface(t) {
+		return
+	}
+	interp.named.Lock()
+	if !interp.named.nativeSeen[t] {
+		if interp.named.nativeSeen == nil {
+			interp.named.nativeSeen = map[*itype]bool{}
+		}
+		interp.named.nativeSeen[t] = true
+		interp.named.native = append(interp.named.native, t)
+	}
+	interp.named.Unlock()
+}
+
+// indexNativeLocked indexes the types noteNative recorded since the last
+// call by representation; interp.named is locked.
+func (interp *Interpreter) indexNativeLocked() {
+	for ; interp.named.nativeIndexed < len(interp.named.native); interp.named.nativeIndexed++ {
+		t := interp.named.native[interp.named.nativeIndexed]
+		for _, rt := range namedReps(t) {
+			if interp.named.nativeReps == nil {
+				interp.named.nativeReps = map[reflect.Type][]*itype{}
+			}
+			interp.named.nativeReps[rt] = append(interp.named.nativeReps[rt], t)
+		}
+	}
+}
+
+// nativeAs returns the script types with methods whose values, given to
+// native code and given back as their representations, may be the value
+// of type rt that an interface holds.
+func (interp *Interpreter) nativeAs(rt reflect.Type) []*itype {
+	if interp == nil || rt == nil {
+		return nil
+	}
+	interp.indexNamed()
+	interp.named.RLock()
+	defer interp.named.RUnlock()
+	return interp.named.nativeReps[rt]
+}
+
+// typeNames names types as an AmbiguousTypeError does ("main.A or main.B").
+func typeNames(types []*itype) string {
+	var names []string
+	for _, t := range types {
+		names = append(names, t.id())
+	}
+	return strings.Join(names, " or ")
+}
+
+// unwrappedIs is heldIs of typ, a script type with methods, on val, a
+// value held as its representation rt: a value of typ the script gave to
+// a native function, which gives it back so (stripped lists the types
+// with methods of that representation the script gives to native
+// functions), or a value of another type. It is typ's if the
+// representation is typ's own (no other type has it), not typ's if the
+// script gives no value of typ to native code, and ambiguous otherwise.
+func unwrappedIs(interp *Interpreter, typ *itype, rt reflect.Type, stripped []*itype, op string) bool {
+	if interp.ownRepresentation(typ, rt) {
+		return true
+	}
+	for _, s := range stripped {
+		if sameScriptType(s, typ) {
+			panic(&AmbiguousTypeError{Type: typ.id(), Representation: rt.String(), HeldTypes: typeNames(stripped), Native: true, Op: op})
+		}
+	}
+	return false
+}
+
+// sameRepresentation tells whether a and b, two operands of ==, hold
+// equal representations (the values an interface holds, records
+// unwrapped): when they do not, the operands are unequal whatever the
+// types of the values, so == needs no type.
+func sameRepresentation(a, b reflect.Value) bool {
+	_, va, oka := heldScriptValue(a)
+	_, vb, okb := heldScriptValue(b)
+	if !oka || !okb || !va.IsValid() || !vb.IsValid() {
+		return true // a nil interface: ifaceEqual decides
+	}
+	if va.Type() != vb.Type() || !va.CanInterface() || !vb.CanInterface() {
+		return va.Type() == vb.Type()
+	}
+	return ifaceEqual(va.Interface(), vb.Interface())
+}
+
+// nativeNamedLocked tells whether the script gives values of the type
+// named name, of representation rt, to native functions, which give them
+// back as rt; interp.named is locked.
+func (interp *Interpreter) nativeNamedLocked(rt reflect.Type, name string) bool {
+	for _, t := range interp.named.nativeReps[rt] {
+		n := t.str
+		if s, ok := interp.named.inst[t]; ok {
+			n = s
+		}
+		if n == name {
+			return true
+		}
+	}
+	return false
+}
+
+// fmtUnwrapped is fmtDynamic of v, a value an interface holds as itself:
+// a value of a script type with a method fmt calls (String, Error) that a
+// native function gave back as its representation prints by its method
+// when the representation is the type's own, and fails otherwise.
+func (interp *Interpreter) fmtUnwrapped(f *frame, v reflect.Value) reflect.Value {
+	stripped := interp.nativeAs(v.Type())
+	if len(stripped) == 0 {
+		return v
+	}
+	var printed []*itype
+	for _, t := range stripped {
+		if printMethod(t) != nil {
+			printed = append(printed, t)
+		}
+	}
+	if len(printed) == 0 {
+		return v
+	}
+	if len(stripped) == 1 && interp.ownRepresentation(stripped[0], v.Type()) {
+		if c := interp.fmtConv(stripped[0], false); c != nil {
+			return c(f, v)
+		}
+	}
+	panic(&AmbiguousTypeError{Representation: v.Type().String(), HeldTypes: typeNames(printed), Op: "printing", Native: true})
 }

@@ -1,6 +1,7 @@
 package interp
 
 import (
+	"io"
 	"strings"
 	"testing"
 )
@@ -84,4 +85,80 @@ func kind(v any) string {
 // identityMain is goMain with the context package imported too.
 func identityMain(decls, body string) string {
 	return strings.Replace(goMain("var _ = context.Background\n"+decls, body), `"fmt")`, `"fmt"; "context")`, 1)
+}
+
+// TestScriptTypeIdentityNative checks patch 112's values that native
+// functions give back: a native function gets a value of a script type
+// with methods as its representation, so what sync.Map's Load, a
+// list.Element's Value or context's Value gives back is the value without
+// its type. A type assertion on a native function's any goes by the held
+// value as on a script's any (it compared representations); such a value
+// is of the type if no other type has its representation, and a case, an
+// assertion, an ==, a map[any] key or fmt's printing that cannot tell
+// fails loudly (they answered by the representation). An == of values of
+// unequal representations needs no type.
+func TestScriptTypeIdentityNative(t *testing.T) {
+	decls := `type Square struct{ S int }
+func (s Square) Area() int { return s.S * s.S }
+type Twin struct{ S int }
+func (t Twin) Area() int { return 0 }
+type Circle struct{ R float64 }
+func (c Circle) Area() int { return 1 }
+type Label struct{ L string }
+func (l Label) String() string { return "label " + l.L }
+type Celsius float64
+func (c Celsius) String() string { return "C" }
+type Name string
+type ck string
+func kind(v any) string {
+	switch v.(type) {
+	case Circle:
+		return "Circle"
+	case Label:
+		return "Label"
+	}
+	return "other"
+}`
+	tests := []struct{ name, body, want string }{
+		{"own representation", `var m sync.Map; m.Store("k", Circle{2}); v, _ := m.Load("k"); c, ok := v.(Circle); _, ok2 := v.(Square); fmt.Println(c.R, ok, ok2, kind(v))`, "2 true false Circle"},
+		{"list and context", `l := list.New(); l.PushBack(Circle{1}); ctx := context.WithValue(context.Background(), ck("a"), Circle{3}); fmt.Println(kind(l.Front().Value), kind(ctx.Value(ck("a"))))`, "Circle Circle"},
+		{"== own representation", `var a atomic.Value; a.Store(Circle{1}); v := a.Load(); fmt.Println(v == Circle{1}, v == Circle{2}, v != Circle{1})`, "true false false"},
+		{"== of unequal representations", `var m sync.Map; m.Store("k", Square{1}); v, _ := m.Load("k"); fmt.Println(v == Square{2}, v != Twin{3})`, "false true"},
+		{"fmt by the type's method", `var m sync.Map; m.Store("k", Label{"x"}); v, _ := m.Load("k"); fmt.Println(v); m.Range(func(k, v any) bool { fmt.Println(k, v); return true })`, "label x\nk label x"},
+		{"a method-less type's == of unequal representations", `var x any = Name("a"); fmt.Println(x == "b", x != "c")`, "false true"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := runOutput(t, nativeMain(decls, tt.body)); got != tt.want+"\n" {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+	loud := []struct{ name, body, want string }{
+		{"assertion on a native any, shared representation", `var m sync.Map; m.Store("k", Square{1}); v, _ := m.Load("k"); _, ok := v.(Square); fmt.Println(ok)`, "type switch case or type assertion main.Square: the interpreter cannot tell a value of type struct { S int } held in an interface from one of main.Square that a native function gave back"},
+		{"the other type of the representation", `var m sync.Map; m.Store("k", Square{1}); v, _ := m.Load("k"); var w any = v; _, ok := w.(struct{ S int }); fmt.Println(ok)`, "from one of main.Square that a native function gave back"},
+		{"a basic representation", `var a atomic.Value; a.Store(Celsius(3)); c, ok := a.Load().(Celsius); fmt.Println(c, ok)`, "type assertion main.Celsius: the interpreter cannot tell a value of type float64"},
+		{"==", `var m sync.Map; m.Store("k", Square{1}); v, _ := m.Load("k"); fmt.Println(v == Square{1})`, "comparison of an interface: the interpreter cannot tell a value of type struct { S int }"},
+		{"map key", `var m sync.Map; m.Store("k", Circle{1}); v, _ := m.Load("k"); mm := map[any]int{Circle{1}: 1}; mm[v]++; fmt.Println(len(mm))`, "map key of an interface"},
+		{"printing", `var a atomic.Value; a.Store(Celsius(3)); fmt.Println(a.Load())`, "printing of an interface: the interpreter cannot tell a value of type float64 held in an interface from one of main.Celsius"},
+		{"%T", `var m sync.Map; m.Store("k", Circle{1}); v, _ := m.Load("k"); fmt.Printf("%T\n", v)`, "may be of type main.Circle"},
+	}
+	for _, tt := range loud {
+		t.Run(tt.name, func(t *testing.T) {
+			it := New(Options{Stdout: io.Discard})
+			if err := it.Use(stdlib.Symbols); err != nil {
+				t.Fatal(err)
+			}
+			_, err := it.Eval(nativeMain(decls, tt.body))
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("got %v, want an error containing %q", err, tt.want)
+			}
+		})
+	}
+}
+
+// nativeMain is goMain with the packages of native containers imported.
+func nativeMain(decls, body string) string {
+	return strings.Replace(goMain("var _ = context.Background\nvar _ = list.New\nvar _ sync.Map\nvar _ atomic.Value\n"+decls, body),
+		`"fmt")`, `"fmt"; "context"; "container/list"; "sync"; "sync/atomic")`, 1)
 }

@@ -604,7 +604,7 @@ func typeAssert(n *node, withResult, withOk bool) {
 			}
 			return next
 		}
-	case isEmptyInterface(n.child[0].typ):
+	case isEmptyInterface(n.child[0].typ) || !isInterface(typ) && emptyBinInterface(c0.typ): // toolscript patch 112: an any of a native function's
 		n.exec = func(f *frame) bltn {
 			var ok bool
 			if setStatus {

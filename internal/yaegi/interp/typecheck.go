@@ -1029,7 +1029,8 @@ func (check typecheck) argument(p param, fun *node, i, l int, ellipsis bool) err
 		return nil
 	}
 	if isInterface(atyp) && p.nod.typ != nil && !nativeSink(fun, i) {
-		p.nod.interp.noteHeld(p.nod.typ) // toolscript patch 112: an argument that may come back
+		p.nod.interp.noteHeld(p.nod.typ)        // toolscript patch 112: an argument that may come back
+		p.nod.interp.noteNative(fun, p.nod.typ) // toolscript patch 112: a native function's, as its representation
 	}
 	return check.assignment(p.nod, atyp, "")
 }
