@@ -224,7 +224,10 @@ type Interpreter struct {
 	// toolscript patch 61: how fmt's print functions see script types.
 	fmtConvs fmtConverters
 	named    namedTypes // toolscript patch 89: the script's named types
-	keyNodes sync.Map   // toolscript patch 112: the node of each script type's keys in a map[any]
+
+	// toolscript patch 112: the node of each script type's keys in a
+	// map[any], and keepsMethods of each type a run-time check asked.
+	keyNodes, keptTypes sync.Map
 
 	// id is an atomic counter used for run cancellation,
 	// only accessed via runid/stop

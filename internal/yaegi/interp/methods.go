@@ -289,3 +289,20 @@ func keepsMethods(t *itype) bool {
 	}
 	return false
 }
+
+// keptType is keepsMethods(t), computed once per type and interpreter
+// for the run-time checks of patch 112 (keepsMethods builds the method
+// set of a struct type on every call). A method a later session input
+// declares on t is not seen: a value converted since is the
+// interpreter's record of it, which the checks match by its type.
+func (interp *Interpreter) keptType(t *itype) bool {
+	if interp == nil {
+		return keepsMethods(t)
+	}
+	if k, ok := interp.keptTypes.Load(t); ok {
+		return k.(bool)
+	}
+	k := keepsMethods(t)
+	interp.keptTypes.Store(t, k)
+	return k
+}
