@@ -139,7 +139,7 @@ func heldIs(interp *Interpreter, t *itype, val reflect.Value, ok bool, typ *ityp
 	// representation (a string for type Status string), or of a struct
 	// type's that native code gave back (errors.As's target): that is
 	// typ's if the representation is typ's own.
-	if interp.keptType(typ) { // a run-time check: keepsMethods, once per type
+	if keepsMethods(typ) {
 		return val, unwrappedIs(interp, typ, rt, interp.nativeAs(rt), "")
 	}
 	if madeOfScriptTypes(typ, 0) {
@@ -830,6 +830,10 @@ func PlainValue(v interface{}) (interface{}, bool) {
 var nativeSinks = map[string]bool{
 	"fmt": true, "log": true, "encoding/json": true, "errors": true, "strings": true, "strconv": true,
 	"bytes": true, "text/template": true, "html/template": true, "log/slog": true, "reflect": true,
+	// The engine's runtime package (the normaliser's calls): ResultAt
+	// gives its argument back only to the generated result function,
+	// which gives it to SetResult.
+	"toolscript/rt": true,
 }
 
 // nativeSink tells whether fun, the function of a call, is a function of
