@@ -139,7 +139,7 @@ func heldIs(interp *Interpreter, t *itype, val reflect.Value, ok bool, typ *ityp
 	// representation (a string for type Status string), or of a struct
 	// type's that native code gave back (errors.As's target): that is
 	// typ's if the representation is typ's own.
-	if keepsMethods(typ) {
+	if interp.keptType(typ) { // a run-time check: keepsMethods, once per type
 		return val, unwrappedIs(interp, typ, rt, interp.nativeAs(rt), "")
 	}
 	if madeOfScriptTypes(typ, 0) {
