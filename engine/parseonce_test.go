@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"fmt"
 	"go/ast"
 	"go/token"
@@ -146,4 +147,24 @@ func treeFingerprint(fset *token.FileSet, f *ast.File) []string {
 		return true
 	})
 	return out
+}
+
+// TestFinalExpression_ErrorColumn: a compile error in a bare script's
+// final expression (which the normaliser wraps in the result call, and
+// the type-checking pass's native form assigns to _) is at the model's
+// column, as in any other statement: it was four columns to the right.
+func TestFinalExpression_ErrorColumn(t *testing.T) {
+	for code, col := range map[string]int{
+		"x := 1\nx + undefinedVar\n":      5,
+		"x := 1\ny := x + undefinedVar\n": 10,
+		"x := 1\n  x + undefinedVar\n":    7,
+	} {
+		res, err := Execute(context.Background(), code, nil)
+		require.NoError(t, err, code)
+		var se *ScriptError
+		require.ErrorAs(t, res.Err, &se, code)
+		assert.Equal(t, 2, se.Line, code)
+		assert.Equal(t, col, se.Column, code)
+		assert.Contains(t, se.Msg, "undefined: undefinedVar", code)
+	}
 }

@@ -29,10 +29,18 @@ func rewriteLastExpr(fset *token.FileSet, file *ast.File) []edit {
 	}
 	pos := fset.Position(es.Pos())
 	return []edit{
-		{off: pos.Offset, text: fmt.Sprintf("%s.SetResult(%s.ResultAt(%d, %d, true, ", RuntimeAlias, RuntimeAlias, pos.Line, pos.Column)},
-		{off: fset.Position(es.End()).Offset, text: "))"},
+		{off: pos.Offset, text: lastExprPrefix(pos.Line, pos.Column)},
+		{off: fset.Position(es.End()).Offset, text: lastExprSuffix},
 	}
 }
+
+// lastExprPrefix and lastExprSuffix are the text rewriteLastExpr puts
+// around the final expression at line, col.
+func lastExprPrefix(line, col int) string {
+	return fmt.Sprintf("%s.SetResult(%s.ResultAt(%d, %d, true, ", RuntimeAlias, RuntimeAlias, line, col)
+}
+
+const lastExprSuffix = "))"
 
 // finalExpr returns the final statement of func main when it is an
 // expression statement other than a call (the value of a bare script),

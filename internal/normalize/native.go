@@ -20,7 +20,9 @@ import (
 
 // nativeLastExpr is rewriteLastExpr of native mode: the final expression
 // statement x of a bare script's func main, unless it is a call, becomes
-// _ = x, which Go accepts.
+// _ = x, which Go accepts; a line directive after "_ = " gives x back its
+// own columns (the type-checking pass reports its errors: without it they
+// were four columns to the right).
 //
 // Pinned by the differential test over the corpus (scripts/
 // difftest_test.go), e.g. scripts/testdata/final_expression_value.gos
@@ -30,7 +32,8 @@ func nativeLastExpr(fset *token.FileSet, file *ast.File) []edit {
 	if es == nil {
 		return nil
 	}
-	return []edit{{off: fset.Position(es.Pos()).Offset, text: "_ = "}}
+	pos := fset.Position(es.Pos())
+	return []edit{{off: pos.Offset, text: "_ = " + lineDirective(pos.Line, pos.Column)}}
 }
 
 // nativeTrailer is the trailer of native mode: result(v) that does

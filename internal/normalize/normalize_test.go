@@ -361,7 +361,7 @@ func TestNative(t *testing.T) {
 		want       []string // substrings of Src
 		notWant    []string
 	}{
-		{"final expression", "x := strings.ToUpper(\"a\")\nx", []string{`"strings"`, "_ = x"}, []string{"SetResult", "ResultAt"}},
+		{"final expression", "x := strings.ToUpper(\"a\")\nx", []string{`"strings"`, "_ = /*line script.go:2:1*/x"}, []string{"SetResult", "ResultAt"}},
 		{"final call stays", "fmt.Println(1)", []string{"fmt.Println(1)\n"}, []string{"_ = fmt"}},
 		{"result", "result(1)", []string{"result(1)", "func result(v any) {}"}, []string{"ResultAt"}},
 		{"own result", "result := func(v int) {}\nresult(2)", []string{"result(2)"}, []string{"ResultAt"}},

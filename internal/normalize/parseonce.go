@@ -1,7 +1,6 @@
 package normalize
 
 import (
-	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -244,8 +243,8 @@ func predictLastExpr(code string, f *token.File, toks []scanTok, segs []segment,
 	pos := f.Position(stmt[0].pos)
 	start := textOff + f.Offset(stmt[0].pos) - seg.start
 	return []edit{
-		{off: start, text: fmt.Sprintf("%s.SetResult(%s.ResultAt(%d, %d, true, ", RuntimeAlias, RuntimeAlias, pos.Line, pos.Column)},
-		{off: textOff + f.Offset(end.pos) + n - seg.start, text: "))"},
+		{off: start, text: lastExprPrefix(pos.Line, pos.Column)},
+		{off: textOff + f.Offset(end.pos) + n - seg.start, text: lastExprSuffix},
 	}
 }
 
@@ -285,7 +284,7 @@ func wrappedLastExpr(fset *token.FileSet, file *ast.File, last []edit, shift int
 		return false
 	}
 	at := fset.Position(outer.Pos())
-	want := fmt.Sprintf("%s.SetResult(%s.ResultAt(%d, %d, true, ", RuntimeAlias, RuntimeAlias, at.Line, at.Column)
+	want := lastExprPrefix(at.Line, at.Column)
 	off := func(p token.Pos) int { return fset.Position(p).Offset }
 	n := len(last[0].text)
 	return want == last[0].text && off(outer.Pos()) == last[0].off+shift && off(x.Pos()) == last[0].off+shift+n &&
