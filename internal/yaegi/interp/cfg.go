@@ -2032,6 +2032,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 						}
 					}
 					n.action = aGetSym
+						n.typ.binName = interp.binTypeName(pkg, name, s) // toolscript patch 114
 					n.gen = nop
 					if _, printFunc := fmtPrintArgs[pkg][name]; printFunc && !(n.anc.kind == callExpr && n.anc.child[0] == n) && !toBlank(n) {
 						// toolscript patch 113: called through a function

@@ -1,4 +1,4 @@
-package interp // toolscript patch 113
+package interp // toolscript patches 113 and 114
 
 import (
 	"strconv"
@@ -29,6 +29,9 @@ func goTypeString(t *itype, depth int) string {
 	}
 	if t.name != "" && t.path != "" || !hasScriptName(t, map[*itype]bool{}) {
 		if t.name == "" {
+	if t.binName != "" { // toolscript patch 114
+		return t.binName
+	}
 			if rt := t.TypeOf(); rt != nil {
 				return rt.String()
 			}
@@ -103,4 +106,66 @@ func goTypeString(t *itype, depth int) string {
 		return b.String()
 	}
 	return t.str
+}
+
+// binTypeName is Go's name of the type symbol name of the native package
+// ipath, v, when its reflect type is unnamed or predeclared (a string
+// for an enum) and the package gives the names of its types (TypeNamesSymbol: a typed tool's struct or enum),
+// or "" (toolscript patch 114). %T of a value whose static type the
+// script wrote with it ([]orders.Status, orders.Order) prints it.
+func (interp *Interpreter) binTypeName(ipath, name string, v reflect.Value) string {
+	if !isBinType(v) || v.Type().Elem().PkgPath() != "" {
+		return "" // a type with a name of its own (time.Duration)
+	}
+	interp.named.RLock()
+	named := interp.named.bin[ipath]
+	interp.named.RUnlock()
+	if !named {
+		return ""
+	}
+	return path.Base(ipath) + "." + name
+}
+
+// basicNamesIn returns the names that native packages give their types
+// of a basic kind (a typed tool's enum, a string) whose reflect type rt,
+// a composite type, is made of, or "" (toolscript patch 114): %T of a
+// []string may be of a []orders.Status, which the interpreter cannot
+// tell.
+func (interp *Interpreter) basicNamesIn(rt reflect.Type) string {
+	var names []string
+	seen := map[reflect.Type]bool{}
+	var walk func(t reflect.Type, top bool)
+	walk = func(t reflect.Type, top bool) {
+		if t == nil || seen[t] || len(seen) > 256 {
+			return
+		}
+		seen[t] = true
+		if !top {
+			for _, r := range interp.named.byType[t] {
+				if r.top && !containsString(names, r.name) {
+					names = append(names, r.name)
+				}
+			}
+		}
+		switch t.Kind() {
+		case reflect.Ptr, reflect.Slice, reflect.Array, reflect.Chan:
+			walk(t.Elem(), false)
+		case reflect.Map:
+			walk(t.Key(), false)
+			walk(t.Elem(), false)
+		}
+	}
+	interp.named.RLock()
+	walk(rt, true)
+	interp.named.RUnlock()
+	return strings.Join(names, " or ")
+}
+
+func containsString(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
 }

@@ -457,6 +457,8 @@ func (interp *Interpreter) fmtTypeVerbs(n *node, values []func(*frame) reflect.V
 		if t != nil && isBin(t) && !isInterface(t) { // toolscript patch 91: a typed tool's type
 			if lostBin = interp.lostName(t.TypeOf(), false); lostBin != "" {
 				lostBin = "type " + lostBin
+			} else if names := interp.basicNamesIn(t.TypeOf()); names != "" { // toolscript patch 114: []orders.Status
+				lostBin = "a type made of " + names
 			}
 		}
 		if t != nil && lostBin == "" && interp.toolConst(child[k]) { // toolscript patch 91: orders.StatusPaid
@@ -530,7 +532,7 @@ func hasScriptName(t *itype, seen map[*itype]bool) bool {
 	}
 	seen[t] = true
 	if t.cat == valueT {
-		return false
+		return t.binName != "" // toolscript patch 114: orders.Status
 	}
 	if t.name != "" && t.path != "" {
 		return true

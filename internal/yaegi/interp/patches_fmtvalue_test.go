@@ -49,3 +49,46 @@ func TestPrintFuncValue(t *testing.T) {
 		t.Errorf("blank: got %q", got)
 	}
 }
+
+// TestTypeVerbToolTypes checks patch 114: %T of a value whose static
+// type the script wrote with a native package's type that its reflect
+// type does not name (a typed tool's struct, its string enum) prints
+// Go's name (it failed, or printed []string for a []shop.Status); one of
+// a composite type a native function gives ([]string, which may be a
+// []shop.Status) fails at run time naming the enum.
+func TestTypeVerbToolTypes(t *testing.T) {
+	order := reflect.StructOf([]reflect.StructField{{Name: "ID", Type: reflect.TypeFor[int]()}})
+	shop := map[string]reflect.Value{
+		"Order":         reflect.Zero(reflect.PointerTo(order)),
+		"Status":        reflect.Zero(reflect.PointerTo(reflect.TypeFor[string]())),
+		"Statuses":      reflect.ValueOf(func() []string { return []string{"paid"} }),
+		TypeNamesSymbol: reflect.ValueOf(map[reflect.Type]string{order: "shop.Order", reflect.TypeFor[string](): "shop.Status"}),
+	}
+	run := func(body string) (string, error) {
+		var out bytes.Buffer
+		it := New(Options{Stdout: &out, Stderr: io.Discard})
+		if err := it.Use(stdlib.Symbols); err != nil {
+			t.Fatal(err)
+		}
+		if err := it.Use(Exports{"shop/shop": shop}); err != nil {
+			t.Fatal(err)
+		}
+		_, err := it.Eval("package main\nimport (\"fmt\"; \"shop\")\nfunc main() {\n" + body + "\n}")
+		return out.String(), err
+	}
+	for _, tt := range []struct{ body, want string }{
+		{`var s []shop.Status; st := shop.Status("x"); fmt.Printf("%T %T", s, st)`, "[]shop.Status shop.Status"},
+		{`var o shop.Order; fmt.Printf("%T %T", o, &o)`, "shop.Order *shop.Order"},
+		{`m := map[shop.Status][]shop.Order{}; fmt.Printf("%T", m)`, "map[shop.Status][]shop.Order"},
+		{`fmt.Printf("%T %T", []string{}, map[string]any{})`, "[]string map[string]interface {}"},
+	} {
+		got, err := run(tt.body)
+		if err != nil || got != tt.want {
+			t.Errorf("%s: got %q, %v, want %q", tt.body, got, err, tt.want)
+		}
+	}
+	_, err := run(`fmt.Printf("%T", shop.Statuses())`)
+	if err == nil || !strings.Contains(err.Error(), "%T of a value of a type made of shop.Status is not supported") {
+		t.Errorf("a []string of a native function: got %v, want %%T refused", err)
+	}
+}

@@ -138,6 +138,7 @@ type itype struct {
 	incomplete   bool          // true if type must be parsed again (out of order declarations)
 	untyped      bool          // true for a literal value (string or number)
 	isBinMethod  bool          // true if the type refers to a bin method function
+	binName      string        // toolscript patch 114: Go's name of a native type written by name whose reflect type has none (orders.Status)
 }
 
 type generic struct{}
@@ -1040,6 +1041,7 @@ func nodeType2(interp *Interpreter, sc *scope, n *node, seen []*node) (t *itype,
 					rtype = rtype.Elem()
 				}
 				t = valueTOf(rtype, withNode(n), withScope(sc))
+				t.binName = interp.binTypeName(lt.path, name, v) // toolscript patch 114
 				break
 			}
 			// Continue search in source package, as it may exist if package contains generics.
