@@ -2023,6 +2023,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				if s, ok := interp.binPkg[pkg][name]; ok && name != TypeNamesSymbol { // toolscript patch 91: not the script's
 					if isBinType(s) {
 						n.typ = valueTOf(s.Type().Elem())
+						n.typ.binName = interp.binTypeName(pkg, name, s) // toolscript patch 114
 					} else {
 						n.typ = valueTOf(fixPossibleConstType(s.Type()), withUntyped(isValueUntyped(s)))
 						n.rval = s
@@ -2032,7 +2033,6 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 						}
 					}
 					n.action = aGetSym
-						n.typ.binName = interp.binTypeName(pkg, name, s) // toolscript patch 114
 					n.gen = nop
 					if _, printFunc := fmtPrintArgs[pkg][name]; printFunc && !(n.anc.kind == callExpr && n.anc.child[0] == n) && !toBlank(n) {
 						// toolscript patch 113: called through a function

@@ -1,6 +1,8 @@
 package interp // toolscript patches 113 and 114
 
 import (
+	"path"
+	"reflect"
 	"strconv"
 	"strings"
 )
@@ -27,11 +29,11 @@ func goTypeString(t *itype, depth int) string {
 	if depth > 32 {
 		return t.str
 	}
-	if t.name != "" && t.path != "" || !hasScriptName(t, map[*itype]bool{}) {
-		if t.name == "" {
 	if t.binName != "" { // toolscript patch 114
 		return t.binName
 	}
+	if t.name != "" && t.path != "" || !hasScriptName(t, map[*itype]bool{}) {
+		if t.name == "" {
 			if rt := t.TypeOf(); rt != nil {
 				return rt.String()
 			}

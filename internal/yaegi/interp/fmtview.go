@@ -454,7 +454,7 @@ func (interp *Interpreter) fmtTypeVerbs(n *node, values []func(*frame) reflect.V
 			continue
 		}
 		lostBin := ""
-		if t != nil && isBin(t) && !isInterface(t) { // toolscript patch 91: a typed tool's type
+		if t != nil && isBin(t) && !isInterface(t) && !hasScriptName(t, map[*itype]bool{}) { // toolscript patch 91: a typed tool's type; 114: unless named by the script
 			if lostBin = interp.lostName(t.TypeOf(), false); lostBin != "" {
 				lostBin = "type " + lostBin
 			} else if names := interp.basicNamesIn(t.TypeOf()); names != "" { // toolscript patch 114: []orders.Status

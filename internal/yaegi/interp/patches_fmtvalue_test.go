@@ -1,6 +1,9 @@
 package interp
 
 import (
+	"bytes"
+	"io"
+	"reflect"
 	"strings"
 	"testing"
 )
