@@ -316,7 +316,22 @@ func sameScriptType(a, b *itype) bool {
 	if a == nil || b == nil {
 		return false
 	}
-	return a.id() == b.id()
+	// Two types of one name are one type, copied, unless their
+	// representations differ: a type a later session input declares
+	// again with other fields is another type.
+	return a.id() == b.id() && sameRep(a, b)
+}
+
+// sameRep tells whether a and b, two types of one name, have one
+// representation (or one of them none yet).
+func sameRep(a, b *itype) (same bool) {
+	defer func() {
+		if recover() != nil {
+			same = true // an incomplete type: the name decides
+		}
+	}()
+	ra, rb := a.TypeOf(), b.TypeOf()
+	return ra == nil || rb == nil || ra == rb
 }
 
 // ifaceCompare compiles n, an == (or, negate, a !=) of an operand of an
@@ -441,6 +456,12 @@ type scriptKey struct {
 	v    interface{}
 }
 
+// keyNodeID is the key of a type's node in interp.keyNodes.
+type keyNodeID struct {
+	name string
+	rep  reflect.Type
+}
+
 // keyedByEmptyInterface tells whether t is a map type whose keys are of
 // an empty interface type.
 func keyedByEmptyInterface(t *itype) bool {
@@ -483,7 +504,9 @@ func (interp *Interpreter) mapKey(v reflect.Value) reflect.Value {
 	if !ok || t == nil || nod == nil || !held.CanInterface() {
 		return v
 	}
-	id := t.id()
+	// One node for every value of the type; a type a later session
+	// input declares again with other fields has its own.
+	id := keyNodeID{t.id(), held.Type()}
 	kn, found := interp.keyNodes.Load(id)
 	if !found {
 		kn, _ = interp.keyNodes.LoadOrStore(id, nod)
