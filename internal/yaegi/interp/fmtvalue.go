@@ -82,28 +82,21 @@ func goTypeString(t *itype, depth int) string {
 		b.WriteString("}")
 		return b.String()
 	case funcT:
-		var b strings.Builder
-		b.WriteString("func(")
-		for i, a := range t.arg {
-			if i > 0 {
-				b.WriteString(", ")
+		list := func(ts []*itype) string {
+			names := make([]string, len(ts))
+			for i, a := range ts {
+				names[i] = elem(a)
 			}
-			b.WriteString(elem(a))
+			return strings.Join(names, ", ")
 		}
-		b.WriteString(")")
+		var b strings.Builder
+		b.WriteString("func(" + list(t.arg) + ")")
 		switch len(t.ret) {
 		case 0:
 		case 1:
 			b.WriteString(" " + elem(t.ret[0]))
 		default:
-			b.WriteString(" (")
-			for i, r := range t.ret {
-				if i > 0 {
-					b.WriteString(", ")
-				}
-				b.WriteString(elem(r))
-			}
-			b.WriteString(")")
+			b.WriteString(" (" + list(t.ret) + ")")
 		}
 		return b.String()
 	}

@@ -1,10 +1,8 @@
 package interp
 
 import (
-	"bytes"
 	"errors"
 	"go/constant"
-	"io"
 	"reflect"
 	"strings"
 	"testing"
@@ -145,18 +143,7 @@ func TestFmtToolTypeNames(t *testing.T) {
 		"StatusPaid":    reflect.ValueOf(constant.MakeString("paid")),
 		TypeNamesSymbol: reflect.ValueOf(map[reflect.Type]string{order: "shop.Order", reflect.TypeFor[string](): "shop.Status"}),
 	}
-	run := func(body string) (string, error) {
-		var out bytes.Buffer
-		it := New(Options{Stdout: &out, Stderr: io.Discard})
-		if err := it.Use(stdlib.Symbols); err != nil {
-			t.Fatal(err)
-		}
-		if err := it.Use(Exports{"shop/shop": shop}); err != nil {
-			t.Fatal(err)
-		}
-		_, err := it.Eval("package main\nimport (\"fmt\"; \"shop\")\nfunc main() {\n" + body + "\n}")
-		return out.String(), err
-	}
+	run := func(body string) (string, error) { return runWithShop(t, shop, body) }
 	for _, tt := range []struct{ body, want string }{
 		{`o := shop.Get(); fmt.Printf("%T\n", o)`, "%T of a value of type shop.Order is not supported"},
 		{`o := shop.Get(); fmt.Printf("%#v\n", []any{o})`, "%#v of a value held in an interface is not supported when it may be of type shop.Order"},

@@ -67,18 +67,7 @@ func TestTypeVerbToolTypes(t *testing.T) {
 		"Statuses":      reflect.ValueOf(func() []string { return []string{"paid"} }),
 		TypeNamesSymbol: reflect.ValueOf(map[reflect.Type]string{order: "shop.Order", reflect.TypeFor[string](): "shop.Status"}),
 	}
-	run := func(body string) (string, error) {
-		var out bytes.Buffer
-		it := New(Options{Stdout: &out, Stderr: io.Discard})
-		if err := it.Use(stdlib.Symbols); err != nil {
-			t.Fatal(err)
-		}
-		if err := it.Use(Exports{"shop/shop": shop}); err != nil {
-			t.Fatal(err)
-		}
-		_, err := it.Eval("package main\nimport (\"fmt\"; \"shop\")\nfunc main() {\n" + body + "\n}")
-		return out.String(), err
-	}
+	run := func(body string) (string, error) { return runWithShop(t, shop, body) }
 	for _, tt := range []struct{ body, want string }{
 		{`var s []shop.Status; st := shop.Status("x"); fmt.Printf("%T %T", s, st)`, "[]shop.Status shop.Status"},
 		{`var o shop.Order; fmt.Printf("%T %T", o, &o)`, "shop.Order *shop.Order"},
@@ -94,4 +83,21 @@ func TestTypeVerbToolTypes(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "%T of a value of a type made of shop.Status is not supported") {
 		t.Errorf("a []string of a native function: got %v, want %%T refused", err)
 	}
+}
+
+// runWithShop runs body as main of a program importing fmt and the
+// native package shop, whose symbols are shop; it returns what the
+// program printed and its error.
+func runWithShop(t *testing.T, shop map[string]reflect.Value, body string) (string, error) {
+	t.Helper()
+	var out bytes.Buffer
+	it := New(Options{Stdout: &out, Stderr: io.Discard})
+	if err := it.Use(stdlib.Symbols); err != nil {
+		t.Fatal(err)
+	}
+	if err := it.Use(Exports{"shop/shop": shop}); err != nil {
+		t.Fatal(err)
+	}
+	_, err := it.Eval("package main\nimport (\"fmt\"; \"shop\")\nfunc main() {\n" + body + "\n}")
+	return out.String(), err
 }
