@@ -1983,6 +1983,15 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					break
 				}
 			}
+			// toolscript patch 100: a generic function returned for a
+			// result of a function type is instantiated for it.
+			for i, c := range n.child {
+				if i < len(sc.def.typ.ret) {
+					if err = interp.instantiateFor(sc, c, sc.def.typ.ret[i], importPath, pkgName); err != nil {
+						return
+					}
+				}
+			}
 			wireChild(n)
 			n.tnext = nil
 			n.val = sc.def

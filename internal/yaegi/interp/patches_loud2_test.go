@@ -365,3 +365,56 @@ func main() {
 	require.NoError(t, err)
 	assert.Equal(t, "9 10 1 \n[9 10 1]\n36 a+b\n4 0\nnamed x 1m30s\nboom\nfunc(fmt.Stringer) string\n16\nrecovered: true\n", out)
 }
+
+// TestReturnFunctionValues checks function values returned for results
+// of a function type (toolscript patch 100): a named function and an
+// instance of a generic one were returned as the interpreter's function
+// node (a reflect.Set panic at the return), and a generic function named
+// without type arguments is instantiated for the result's type, as Go
+// infers it. The expected output is the program's under go run.
+func TestReturnFunctionValues(t *testing.T) {
+	const prog = `package main
+
+import (
+	"fmt"
+	"strings"
+)
+
+type Item struct{ Name string }
+
+func (i Item) Label() string { return strings.ToUpper(i.Name) }
+
+func myCompare(a, b int) int { return a - b }
+
+func id[T any](x T) T { return x }
+
+func index[S ~[]E, E comparable](s S, v E) int {
+	for i := range s {
+		if s[i] == v {
+			return i
+		}
+	}
+	return -1
+}
+
+func named() func(a, b int) int { return myCompare }
+
+func instance() func(int) int { return id[int] }
+
+func inferred() (func([]string, string) int, bool) { return index, true }
+
+func method() func(Item) string { return Item.Label }
+
+func none() func() { return nil }
+
+func closure(k int) func(int) int { return func(x int) int { return x * k } }
+
+func main() {
+	f, ok := inferred()
+	fmt.Println(named()(1, 2), instance()(5), f([]string{"a", "b"}, "b"), ok, method()(Item{"x"}), none() == nil, closure(3)(4))
+}
+`
+	out, err := runL2(t, prog)
+	require.NoError(t, err)
+	assert.Equal(t, "-1 5 1 true X true 12\n", out)
+}

@@ -3144,7 +3144,7 @@ func _return(n *node) {
 		case errorT:
 			values[i] = genInterfaceWrapper(c, t.TypeOf())
 		case funcT:
-			values[i] = genValue(c)
+			values[i] = genFuncValue(c) // toolscript patch 100: a named function as the function value
 		case valueT:
 			switch t.rtype.Kind() {
 			case reflect.Interface:
