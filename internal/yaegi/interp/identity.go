@@ -1027,3 +1027,36 @@ func (interp *Interpreter) fmtUnwrapped(f *frame, v reflect.Value) reflect.Value
 	}
 	panic(&AmbiguousTypeError{Representation: v.Type().String(), HeldTypes: typeNames(printed), Op: "printing", Native: true})
 }
+
+// literalOfSink tells whether n, an element of a composite literal
+// (context names the literal's kind), is in a literal that, alone or in
+// the literals around it, is an argument of a call of a native function
+// that never gives back what it gets (nativeSink: fmt.Println,
+// json.Marshal, result's ResultAt): the literal's value is reachable by
+// that call only, so the element is not one the script holds
+// (result(map[string]any{"status": Paid}) counted Status as held).
+func literalOfSink(n *node, context string) bool {
+	if !strings.HasSuffix(context, " literal") {
+		return false
+	}
+	c := n
+	for depth := 0; c.anc != nil && depth < 64; depth++ {
+		a := c.anc
+		switch {
+		case a.kind == keyValueExpr || a.kind == compositeLitExpr:
+			c = a
+			continue
+		case a.kind == addressExpr:
+			c = a
+			continue
+		case a.kind == callExpr && len(a.child) > 0 && a.child[0] != c:
+			for i, arg := range a.child[1:] {
+				if arg == c {
+					return nativeSink(a.child[0], i)
+				}
+			}
+		}
+		return false
+	}
+	return false
+}

@@ -45,6 +45,7 @@ func kind(v any) string {
 		{"a struct type without methods of its own representation", `var x any = P{4}; p, ok := x.(P); switch v := x.(type) { case P: fmt.Println("P", v.X, p.X, ok) }`, "P 4 4 true"},
 		{"a type without methods only printed", `fmt.Println(Name("n")); var x any = "s"; switch x.(type) { case string: fmt.Println("string", x == "s") }`, "n\nstring true"},
 		{"a context key of a type without methods", `type key string; ctx := context.WithValue(context.Background(), key("k"), 1); fmt.Println(ctx.Value(key("k"))); var x any = "s"; _, ok := x.(string); fmt.Println(ok)`, "1\ntrue"},
+		{"a literal only given to fmt", `fmt.Println(map[string]any{"n": Name("x")}, &struct{ V any }{Name("y")}, []any{[]any{Name("z")}}); var x any = "s"; _, ok := x.(string); fmt.Println(ok)`, "map[n:x] &{y} [[z]]\ntrue"},
 		{"recover keeps the type", `defer func() { r := recover(); e, ok := r.(E); fmt.Println(ok, e.code) }(); panic(E{3})`, "true 3"},
 	}
 	for _, tt := range tests {

@@ -54,7 +54,7 @@ func (check typecheck) assignment(n *node, typ *itype, context string) error {
 	if typ == nil {
 		return nil
 	}
-	if context != "" && isInterface(typ) {
+	if context != "" && isInterface(typ) && !literalOfSink(n, context) {
 		n.interp.noteHeld(n.typ) // toolscript patch 112
 	}
 
