@@ -150,8 +150,11 @@ func (interp *Interpreter) fmtConvLocked(t *itype, top bool) fmtConvFunc {
 }
 
 func (interp *Interpreter) newFmtConv(t *itype) fmtConvFunc {
-	if isInterfaceSrc(t) || emptyBinInterface(t) { // toolscript patch 112: a native function's any
+	if isInterfaceSrc(t) {
 		return interp.fmtDynamic
+	}
+	if emptyBinInterface(t) { // toolscript patch 112: a native function's any
+		return interp.fmtNativeAny
 	}
 	if m := printMethod(t); m != nil {
 		return m

@@ -1060,3 +1060,25 @@ func literalOfSink(n *node, context string) bool {
 	}
 	return false
 }
+
+// fmtNativeAny is fmtDynamic of a native function's any, which holds a
+// record (a struct) only where a script put one in a container of its
+// own, or what a native function gave back as its representation
+// (fmtUnwrapped); a value of another kind is printed as it is, without
+// the copy that reading it as an interface{} makes.
+func (interp *Interpreter) fmtNativeAny(f *frame, v reflect.Value) reflect.Value {
+	e := v
+	for e.IsValid() && e.Kind() == reflect.Interface {
+		if e.IsNil() {
+			return v
+		}
+		e = e.Elem()
+	}
+	if !e.IsValid() {
+		return v
+	}
+	if e.Kind() == reflect.Struct {
+		return interp.fmtDynamic(f, v)
+	}
+	return interp.fmtUnwrapped(f, e)
+}
