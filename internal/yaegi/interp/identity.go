@@ -901,7 +901,18 @@ func emptyBinInterface(t *itype) bool {
 // atomic.Value's Load, a list.Element's Value) is held as the
 // representation, without its type.
 func (interp *Interpreter) noteNative(fun *node, t *itype) {
-	if interp == nil || fun == nil || fun.typ == nil || !isBin(fun.typ) || t == nil || t.untyped || !keepsMethods(t) || isInterface(t) {
+	if fun == nil || fun.typ == nil || !isBin(fun.typ) {
+		return
+	}
+	interp.noteStripped(t)
+}
+
+// noteStripped records that the script gives values of type t, if a
+// script type with methods, to native code in an interface (a native
+// function's argument, a native struct's field of an interface type:
+// list.Element's Value), which gets them as their representations.
+func (interp *Interpreter) noteStripped(t *itype) {
+	if interp == nil || t == nil || t.untyped || !keepsMethods(t) || isInterface(t) {
 		return
 	}
 	interp.named.Lock()

@@ -122,6 +122,7 @@ func kind(v any) string {
 }`
 	tests := []struct{ name, body, want string }{
 		{"own representation", `var m sync.Map; m.Store("k", Circle{2}); v, _ := m.Load("k"); c, ok := v.(Circle); _, ok2 := v.(Square); fmt.Println(c.R, ok, ok2, kind(v))`, "2 true false Circle"},
+		{"a native struct's field, own representation", `l := list.New(); e := l.PushBack(1); e.Value = Circle{4}; c, ok := e.Value.(Circle); fmt.Println(c.R, ok)`, "4 true"},
 		{"list and context", `l := list.New(); l.PushBack(Circle{1}); ctx := context.WithValue(context.Background(), ck("a"), Circle{3}); fmt.Println(kind(l.Front().Value), kind(ctx.Value(ck("a"))))`, "Circle Circle"},
 		{"== own representation", `var a atomic.Value; a.Store(Circle{1}); v := a.Load(); fmt.Println(v == Circle{1}, v == Circle{2}, v != Circle{1})`, "true false false"},
 		{"== of unequal representations", `var m sync.Map; m.Store("k", Square{1}); v, _ := m.Load("k"); fmt.Println(v == Square{2}, v != Twin{3})`, "false true"},
@@ -142,6 +143,7 @@ func kind(v any) string {
 		{"==", `var m sync.Map; m.Store("k", Square{1}); v, _ := m.Load("k"); fmt.Println(v == Square{1})`, "comparison of an interface: the interpreter cannot tell a value of type struct { S int }"},
 		{"map key", `var m sync.Map; m.Store("k", Circle{1}); v, _ := m.Load("k"); mm := map[any]int{Circle{1}: 1}; mm[v]++; fmt.Println(len(mm))`, "map key of an interface"},
 		{"printing", `var a atomic.Value; a.Store(Celsius(3)); fmt.Println(a.Load())`, "printing of an interface: the interpreter cannot tell a value of type float64 held in an interface from one of main.Celsius"},
+		{"a native struct's field of type any", `l := list.New(); e := l.PushBack(1); e.Value = Twin{2}; switch e.Value.(type) { case Square: fmt.Println("Square"); case Twin: fmt.Println("Twin") }`, "type switch case or type assertion main.Twin: the interpreter cannot tell a value of type struct { S int } held in an interface from one of main.Twin that a native function gave back"},
 		{"%T", `var m sync.Map; m.Store("k", Circle{1}); v, _ := m.Load("k"); fmt.Printf("%T\n", v)`, "may be of type main.Circle"},
 	}
 	for _, tt := range loud {

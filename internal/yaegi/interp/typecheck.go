@@ -56,6 +56,9 @@ func (check typecheck) assignment(n *node, typ *itype, context string) error {
 	}
 	if context != "" && isInterface(typ) && !literalOfSink(n, context) {
 		n.interp.noteHeld(n.typ) // toolscript patch 112
+		if emptyBinInterface(typ) {
+			n.interp.noteStripped(n.typ) // toolscript patch 112: a native any holds the representation
+		}
 	}
 
 	if !n.typ.assignableTo(typ) && typ.str != "*unsafe2.dummy" {
