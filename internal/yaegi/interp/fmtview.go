@@ -347,6 +347,9 @@ func (interp *Interpreter) fmtDynamic(f *frame, v reflect.Value) reflect.Value {
 	}
 	vi, ok := v.Interface().(valueInterface)
 	if !ok {
+		if c, converted := interp.fmtHolders(f, v, 0); converted { // toolscript patch 115: a []any of records
+			return c
+		}
 		return interp.fmtUnwrapped(f, v) // toolscript patch 112: a native function gave it back
 	}
 	if vi.node == nil || vi.node.typ == nil || !vi.value.IsValid() {

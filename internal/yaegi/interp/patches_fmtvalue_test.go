@@ -101,3 +101,26 @@ func runWithShop(t *testing.T, shop map[string]reflect.Value, body string) (stri
 	_, err := it.Eval("package main\nimport (\"fmt\"; \"shop\")\nfunc main() {\n" + body + "\n}")
 	return out.String(), err
 }
+
+// TestPrintNestedRecords checks patch 115: fmt prints a script value held
+// in a slice or map of interfaces inside an interface as it prints one
+// given directly, also shared between two places; a container that holds
+// itself is left to the print function's own check. Each want is what go
+// run prints.
+func TestPrintNestedRecords(t *testing.T) {
+	decls := `type L struct{ N string }
+func (l L) Label() string { return l.N }
+type S struct{ N string }
+func (s S) String() string { return "S" + s.N }`
+	tests := []struct{ body, want string }{
+		{`fmt.Println([]any{[]any{L{"z"}}}, map[string]any{"k": []any{L{"q"}}})`, "[[{z}]] map[k:[{q}]]"},
+		{`var x any = []any{L{"w"}, S{"v"}}; fmt.Println(x); fmt.Printf("%v %s\n", x, []any{x})`, "[{w} Sv]\n[{w} Sv] [[{w} Sv]]"},
+		{`a := []any{S{"a"}}; fmt.Println([]any{a, a, map[string]any{"x": a}})`, "[[Sa] [Sa] map[x:[Sa]]]"},
+		{`xs := []any{1, "s", nil}; fmt.Println([]any{xs})`, "[[1 s <nil>]]"},
+	}
+	for _, tt := range tests {
+		if got := runOutput(t, goMain(decls, tt.body)); got != tt.want+"\n" {
+			t.Errorf("%s:\n got %q\nwant %q", tt.body, got, tt.want)
+		}
+	}
+}
