@@ -356,24 +356,7 @@ func ifaceCompare(n *node, negate bool) bool {
 		if sameScriptType(t0, t1) || !keepsMethods(t0) && !keepsMethods(t1) {
 			return false
 		}
-		tnext := getExec(n.tnext)
-		dest := genValueOutput(n, reflect.TypeOf(true))
-		res := reflect.ValueOf(negate).Convert(n.typ.concrete().TypeOf())
-		if n.fnext != nil {
-			fnext := getExec(n.fnext)
-			n.exec = func(f *frame) bltn {
-				dest(f).SetBool(negate)
-				if negate {
-					return tnext
-				}
-				return fnext
-			}
-			return true
-		}
-		n.exec = func(f *frame) bltn {
-			dest(f).Set(res)
-			return tnext
-		}
+		setComparison(n, func(*frame) bool { return negate })
 		return true
 	case !k0 && !k1:
 		return ambiguousCompare(n, negate, c0, c1)
@@ -389,9 +372,6 @@ func ifaceCompare(n *node, negate bool) bool {
 		return ambiguousCompare(n, negate, c0, c1)
 	}
 	vIface, vConc := genValue(iface), genValue(conc)
-	tnext := getExec(n.tnext)
-	dest := genValueOutput(n, reflect.TypeOf(true))
-	typ := n.typ.concrete().TypeOf()
 	eq := func(f *frame) bool {
 		t, held, ok := heldScriptValue(vIface(f))
 		if ok && t == nil && held.IsValid() && held.CanInterface() && held.Type() == ctyp.TypeOf() {
@@ -408,22 +388,7 @@ func ifaceCompare(n *node, negate bool) bool {
 		}
 		return ifaceEqual(held.Interface(), vConc(f).Interface()) != negate
 	}
-	if n.fnext != nil {
-		fnext := getExec(n.fnext)
-		n.exec = func(f *frame) bltn {
-			if eq(f) {
-				dest(f).SetBool(true)
-				return tnext
-			}
-			dest(f).SetBool(false)
-			return fnext
-		}
-		return true
-	}
-	n.exec = func(f *frame) bltn {
-		dest(f).Set(reflect.ValueOf(eq(f)).Convert(typ))
-		return tnext
-	}
+	setComparison(n, eq)
 	return true
 }
 
@@ -782,9 +747,6 @@ func ambiguousCompare(n *node, negate bool, c0, c1 *node) bool {
 	}
 	v0, v1 := genValue(c0), genValue(c1)
 	i0, i1 := isInterface(c0.typ), isInterface(c1.typ)
-	tnext := getExec(n.tnext)
-	dest := genValueOutput(n, reflect.TypeOf(true))
-	typ := n.typ.concrete().TypeOf()
 	check := func(v reflect.Value) {
 		if t, held, ok := heldScriptValue(v); ok && t == nil && held.IsValid() {
 			if names := interp.heldAs(held.Type()); names != "" {
@@ -810,22 +772,7 @@ func ambiguousCompare(n *node, negate bool, c0, c1 *node) bool {
 		}
 		return ifaceEqual(a.Interface(), b.Interface()) != negate
 	}
-	if n.fnext != nil {
-		fnext := getExec(n.fnext)
-		n.exec = func(f *frame) bltn {
-			if eq(f) {
-				dest(f).SetBool(true)
-				return tnext
-			}
-			dest(f).SetBool(false)
-			return fnext
-		}
-		return true
-	}
-	n.exec = func(f *frame) bltn {
-		dest(f).Set(reflect.ValueOf(eq(f)).Convert(typ))
-		return tnext
-	}
+	setComparison(n, eq)
 	return true
 }
 
@@ -1092,4 +1039,28 @@ func (interp *Interpreter) fmtNativeAny(f *frame, v reflect.Value) reflect.Value
 		return interp.fmtDynamic(f, v)
 	}
 	return interp.fmtUnwrapped(f, e)
+}
+
+// setComparison sets the exec of n, an == or != whose result eq gives:
+// a branch of a condition when n has one, a value otherwise.
+func setComparison(n *node, eq func(*frame) bool) {
+	tnext := getExec(n.tnext)
+	dest := genValueOutput(n, reflect.TypeOf(true))
+	if n.fnext != nil {
+		fnext := getExec(n.fnext)
+		n.exec = func(f *frame) bltn {
+			if eq(f) {
+				dest(f).SetBool(true)
+				return tnext
+			}
+			dest(f).SetBool(false)
+			return fnext
+		}
+		return
+	}
+	typ := n.typ.concrete().TypeOf()
+	n.exec = func(f *frame) bltn {
+		dest(f).Set(reflect.ValueOf(eq(f)).Convert(typ))
+		return tnext
+	}
 }
