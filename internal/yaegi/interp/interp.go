@@ -54,6 +54,11 @@ type node struct {
 	ident      string         // set if node is a var or func
 	redeclared bool           // set if node is a redeclared variable (CFG)
 	meta       interface{}    // meta stores meta information between gta runs, like errors
+
+	// toolscript patch 116: a method of an interface wrapper reads its
+	// receiver at each call (a value method through a pointer sees the
+	// pointed value as it is then), not once as a method value does.
+	recvAtCall bool
 }
 
 func (n *node) shouldBreak() bool {

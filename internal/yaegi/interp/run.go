@@ -1328,6 +1328,8 @@ func genFunctionWrapper(n *node) func(*frame) reflect.Value {
 	// loop saw the loop variable of the last iteration).
 	deferLit := isDefer && n.kind == funcLit
 
+	atCall := n.recv != nil && n.recvAtCall // toolscript patch 116
+
 	return func(f *frame) reflect.Value {
 		v := value(f)
 		if !isDefer && v.Kind() == reflect.Func {
@@ -1342,8 +1344,12 @@ func genFunctionWrapper(n *node) func(*frame) reflect.Value {
 		// called other's method, and a go x.m() raced with a later
 		// assignment of x).
 		var bound reflect.Value
-		if rcvr != nil {
+		if rcvr != nil && !atCall {
 			bound = boundReceiver(rcvr(f), def.types[numRet])
+		}
+		var src reflect.Value
+		if rcvr != nil && atCall { // toolscript patch 116: an interface's method reads its receiver at each call
+			src = rcvr(f)
 		}
 
 		af := f
@@ -1367,7 +1373,11 @@ func genFunctionWrapper(n *node) func(*frame) reflect.Value {
 				d = d[numRet:]
 			} else {
 				// Copy method receiver as first argument.
-				d[numRet].Set(bound) // toolscript patch 56
+				if atCall { // toolscript patch 116
+					d[numRet].Set(boundReceiver(src, def.types[numRet]))
+				} else {
+					d[numRet].Set(bound) // toolscript patch 56
+				}
 				d = d[numRet+1:]
 			}
 
@@ -1509,6 +1519,7 @@ func interfaceWrapperOf(n *node, typ reflect.Type) func(*frame, reflect.Value) r
 				if m2 != nil {
 					nod := *m2
 					nod.recv = &receiver{val: v, index: i2} // toolscript patch 38: the value converted, not n's
+					nod.recvAtCall = true                   // toolscript patch 116
 					w.Field(i + 1).Set(genFunctionWrapper(&nod)(f))
 					continue
 				}
@@ -1516,6 +1527,7 @@ func interfaceWrapperOf(n *node, typ reflect.Type) func(*frame, reflect.Value) r
 			}
 			nod := *m
 			nod.recv = &receiver{val: v, index: indexes[i]} // toolscript patch 38: the value converted, not n's
+			nod.recvAtCall = true                           // toolscript patch 116
 			w.Field(i + 1).Set(genFunctionWrapper(&nod)(f))
 		}
 		return w
