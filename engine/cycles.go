@@ -1,8 +1,11 @@
 package engine
 
 import (
+	"errors"
 	"reflect"
 	"sync"
+
+	"github.com/toolscript/toolscript/internal/yaegi/interp"
 )
 
 // Cyclic values: fmt prints maps, slices, arrays, structs and interface
@@ -71,6 +74,9 @@ type cycleWalk struct {
 	// index actions can before they print: a cycle of pointers alone
 	// ends the walk of its branch, a map or slice cycle is reported.
 	deep bool
+	// records tells that the walk met the interpreter's record of a
+	// script value held in an interface.
+	records bool
 }
 
 func (c *cycleWalk) enter(v reflect.Value) (key [2]uintptr, cycle bool) {
@@ -145,6 +151,15 @@ func (c *cycleWalk) walk(v reflect.Value, depth int) bool {
 		if !canCycle(v.Type()) {
 			return false
 		}
+		if v.CanInterface() {
+			// The interpreter's record of a script value in an
+			// interface: what it holds prints, not the interpreter's
+			// nodes (a template walked its syntax tree without end).
+			if p, ok := interp.PlainValue(v.Interface()); ok {
+				c.records = true
+				return p != nil && c.walk(reflect.ValueOf(p), depth)
+			}
+		}
 		for i := range v.NumField() {
 			if c.walk(v.Field(i), depth+1) {
 				return true
@@ -182,5 +197,10 @@ func (x *execution) checkTemplate(data any) {
 	if data != nil && canCycle(reflect.TypeOf(data)) && c.walk(reflect.ValueOf(data), 0) {
 		x.limit(&LimitError{Limit: "MaxCallDepth", Value: int64(x.limits.MaxCallDepth),
 			Detail: "(template data that holds a map or slice inside itself: printing it would recurse without end)"})
+	}
+	if c.records {
+		// A template prints such a value as the interpreter's record of
+		// it ({0xc000... {...}}), not as Go prints it.
+		panic(errors.New("text/template: data that holds a value of a script type with methods in an interface ([]any, map[string]any) is not supported by the interpreter; pass the values' fields or strings instead"))
 	}
 }
