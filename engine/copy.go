@@ -281,7 +281,7 @@ func (c *valueCopier) reflect(v reflect.Value, depth int) reflect.Value {
 			return v
 		}
 		elem := v.Elem()
-		if elem.CanInterface() {
+		if interp.IsRecord(elem.Type()) && elem.CanInterface() {
 			if p, ok := interp.PlainValue(elem.Interface()); ok {
 				elem = reflect.ValueOf(p)
 			}

@@ -151,7 +151,7 @@ func (c *cycleWalk) walk(v reflect.Value, depth int) bool {
 		if !canCycle(v.Type()) {
 			return false
 		}
-		if v.CanInterface() {
+		if interp.IsRecord(v.Type()) && v.CanInterface() {
 			// The interpreter's record of a script value in an
 			// interface: what it holds prints, not the interpreter's
 			// nodes (a template walked its syntax tree without end).

@@ -201,7 +201,7 @@ func madeOfScriptStructs(t *itype, depth int) bool {
 	case structT:
 		return t.name != "" && t.path != ""
 	case linkedT:
-		return t.name != "" && t.path != "" && madeOfScriptStructs(t.val, depth+1) || t.name == "" && madeOfScriptStructs(t.val, depth+1)
+		return (t.name == "" || t.path != "") && madeOfScriptStructs(t.val, depth+1)
 	case ptrT, sliceT, arrayT, variadicT:
 		return madeOfScriptStructs(t.val, depth+1)
 	case mapT:
@@ -775,6 +775,12 @@ func ambiguousCompare(n *node, negate bool, c0, c1 *node) bool {
 	setComparison(n, eq)
 	return true
 }
+
+// IsRecord tells whether t is the type of the interpreter's record of a
+// script value held in an interface, which PlainValue unwraps: a host
+// walking values by reflection checks the type before it asks a value
+// for its interface (which may copy it) (toolscript patch 112).
+func IsRecord(t reflect.Type) bool { return t == valueInterfaceType }
 
 // PlainValue returns the value that v holds when v is the interpreter's
 // record of a value of a script type in an interface (a value of a type
