@@ -64,6 +64,11 @@ var errAged = fmt.Errorf("engine: the session reached its SessionLimits.MaxAge: 
 func (s *sessionCore) expire(aged bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.expireLocked(aged)
+}
+
+// expireLocked is expire under the session's lock.
+func (s *sessionCore) expireLocked(aged bool) {
 	if s.closed {
 		return
 	}
@@ -85,6 +90,11 @@ func (s *sessionCore) expire(aged bool) {
 func (s *sessionCore) begin() (chan struct{}, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.runs == nil && s.clock.left() == 0 {
+		// MaxAge has passed, and its timer may not have run yet (an
+		// input cut short at MaxAge by its own deadline ended first).
+		s.expireLocked(true)
+	}
 	switch {
 	case s.closed && s.lost == ErrSessionExpired:
 		return nil, ErrSessionExpired
