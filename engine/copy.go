@@ -207,6 +207,9 @@ func (c *valueCopier) value(v any, depth int) any {
 	}
 	rv := reflect.ValueOf(v)
 	cv := c.reflect(rv, depth)
+	if c.err == nil && cv.Type() != rv.Type() {
+		return cv.Interface() // made of a typed tool's enum: see plainEnums
+	}
 	if c.err != nil || !mayRefer(rv.Type()) && rv.Kind() != reflect.Struct {
 		return v // nothing to copy: keep v as it is
 	}
@@ -264,6 +267,9 @@ func (c *valueCopier) reflect(v reflect.Value, depth int) reflect.Value {
 		return v
 	}
 	t := v.Type()
+	if pt := plainEnumType(t); pt != t {
+		v, t = plainEnums(v, pt), pt // a typed tool's enum leaves the script as a string
+	}
 	switch v.Kind() {
 	case reflect.Bool:
 		c.add(5)

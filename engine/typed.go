@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"go/constant"
 	"io"
 	"reflect"
 	"strconv"
@@ -43,8 +42,9 @@ import (
 //     schema, or the field's name, or FuncArgs for the arguments and
 //     FuncResult for the result); without properties it is map[string]any,
 //     or map[string]T when "additionalProperties" is a schema;
-//   - a string "enum" is a named string type with one constant per value;
-//     another enum is its type, with the values in the doc comment;
+//   - a string "enum" is a named string type with one constant per value
+//     (a named host type of its own: enumpool.go); another enum is its
+//     type, with the values in the doc comment;
 //   - a type list of one type and "null" is a pointer to that type;
 //   - a property not in "required" is optional: a pointer when it has a
 //     non-zero "default" or is nullable, else a value tagged omitempty,
@@ -83,7 +83,7 @@ const (
 type gtype struct {
 	kind   gkind
 	name   string   // gStruct, gEnum: the declared name
-	doc    string   // gStruct, gEnum: the doc comment
+	doc    string   // gStruct, gEnum: the doc comment; gString: the values of an enum without a type
 	elem   *gtype   // gSlice, gMap, gPtr
 	fields []gfield // gStruct
 	values []string // gEnum
@@ -142,11 +142,18 @@ type typedPkg struct {
 	fallback map[string]string     // Go name -> why the tool keeps the map form
 	decls    []*gtype              // named types, in order of declaration
 	types    map[string]*gtype     // the named types by name
-	consts   map[string]string     // the enum constants: name -> value
-	// names are Go's names of the reflect types of decls (orders.Order),
-	// which the interpreter cannot give them: it fails %T and %#v of a
-	// value of one rather than print its structure (fork patch 91).
+	consts   map[string]enumConst  // the enum constants by name
+	// names are Go's names of the reflect types of decls: of a struct
+	// (orders.Order), which the interpreter cannot give it, so it fails
+	// %T and %#v of a value of one rather than print its structure (fork
+	// patch 91); of an enum's type, which %T prints (patch 121).
 	names map[reflect.Type]string
+}
+
+// enumConst is a constant of an enum: its type and value.
+type enumConst struct {
+	t     *gtype
+	value string
 }
 
 // toolSchemas returns the input and output schemas of p, nil when it has
@@ -223,6 +230,7 @@ func (s *surface) lookupTyped(pkg string) *typedPkg {
 
 // generator builds the types of one package.
 type generator struct {
+	pkg   string            // the package's name
 	taken map[string]bool   // names of the package: functions and types
 	byKey map[string]*gtype // named types by name and structure
 	decls []*gtype
@@ -345,7 +353,7 @@ func unsupported(format string, args ...any) error {
 
 // genPackage generates the typed surface of a package's functions.
 func genPackage(pkg string, funcs []toolFunc) *typedPkg {
-	g := &generator{taken: map[string]bool{}, byKey: map[string]*gtype{}}
+	g := &generator{pkg: pkg, taken: map[string]bool{}, byKey: map[string]*gtype{}}
 	if pkg == toolsPackage {
 		for _, name := range []string{"Call", "Names", "Decode", "Search", "SearchResult"} {
 			g.taken[name] = true // the dynamic API
@@ -374,11 +382,11 @@ func genPackage(pkg string, funcs []toolFunc) *typedPkg {
 		tp.funcs[f.goName] = tf
 	}
 	tp.decls = g.decls
-	tp.types, tp.consts = map[string]*gtype{}, map[string]string{}
+	tp.types, tp.consts = map[string]*gtype{}, map[string]enumConst{}
 	for _, t := range tp.decls {
 		tp.types[t.name] = t
 		for i, c := range t.consts {
-			tp.consts[c] = t.values[i]
+			tp.consts[c] = enumConst{t: t, value: t.values[i]}
 		}
 	}
 	tp.names = map[reflect.Type]string{}
@@ -639,6 +647,9 @@ func (g *generator) structType(s map[string]any, props map[string]any, name stri
 			}
 		}
 		f.doc = fieldDoc(ps)
+		if ft.kind == gString && ft.doc != "" { // an enum past the pool's end
+			f.doc = strings.TrimSpace(f.doc + " " + ft.doc)
+		}
 		t.fields = append(t.fields, f)
 		fmt.Fprintf(&key, "%s:%s:%s:%v;", k, goName, f.t.goString(), f.omitempty)
 	}
@@ -744,6 +755,12 @@ func (g *generator) enum(s map[string]any, values []string, name string) *gtype 
 	if old := g.byKey[name+"\x00"+t.key]; old != nil {
 		return old
 	}
+	if t.rt = enumType(g.pkg, name); t.rt == nil {
+		// The process has used every enum type (enumpool.go): a string
+		// whose values the field's comment states.
+		vals, _ := s["enum"].([]any)
+		return &gtype{kind: gString, doc: "One of " + plainJSON(vals) + "."}
+	}
 	t.name = name
 	g.take(name)
 	g.keep(name+"\x00"+t.key, t)
@@ -836,7 +853,7 @@ func (t *gtype) reflectType() reflect.Type {
 		return t.rt
 	}
 	switch t.kind {
-	case gString, gEnum:
+	case gString:
 		t.rt = reflect.TypeFor[string]()
 	case gInt:
 		t.rt = reflect.TypeFor[int]()
@@ -915,7 +932,7 @@ func (tp *typedPkg) symbol(s *surface, x *execution, syms map[string]reflect.Val
 	if t := tp.types[name]; t != nil {
 		syms[name] = reflect.Zero(reflect.PointerTo(t.reflectType()))
 	} else if v, ok := tp.consts[name]; ok {
-		syms[name] = reflect.ValueOf(constant.MakeString(v)) // an untyped constant
+		syms[name] = reflect.ValueOf(v.value).Convert(v.t.reflectType()) // a constant of the enum's type
 	} else if tf := tp.funcs[name]; tf != nil {
 		syms[name] = tf.function(x, s.current(tf))
 	}

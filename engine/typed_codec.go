@@ -126,6 +126,9 @@ func encodeValue(v reflect.Value, owned *bool, depth int) (any, error) {
 		if v.IsNil() {
 			return nil, nil
 		}
+		if isEnumType(v.Type().Elem()) {
+			return plainEnums(v, plainEnumType(v.Type())).Interface(), nil
+		}
 		switch v.Type().Elem().Kind() {
 		case reflect.String, reflect.Int, reflect.Float64, reflect.Bool:
 			c := reflect.MakeSlice(v.Type(), v.Len(), v.Len())

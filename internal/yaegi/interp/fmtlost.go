@@ -28,8 +28,9 @@ type namedTypes struct {
 	types   []*itype
 	indexed int
 	byType  map[reflect.Type][]namedRep
-	inst    map[*itype]string // the name of each instance of a generic type
-	bin     map[string]bool   // the native packages whose type names are recorded (toolscript patch 91)
+	inst    map[*itype]string       // the name of each instance of a generic type
+	bin     map[string]bool         // the native packages whose type names are recorded (toolscript patch 91)
+	given   map[reflect.Type]string // the Go names of named native types given by their packages (toolscript patch 121)
 
 	// toolscript patch 112: the script's unnamed struct types and, once
 	// indexed, their representations.
@@ -107,6 +108,9 @@ func (interp *Interpreter) noteBinTypes(ipath string, pkg map[string]reflect.Val
 		interp.named.byType = map[reflect.Type][]namedRep{}
 	}
 	for rt, name := range names {
+		if interp.noteGivenLocked(rt, name) { // toolscript patch 121: a name of a type of its own
+			continue
+		}
 		if reps := interp.named.byType[rt]; !containsRep(reps, name) {
 			k := rt.Kind()
 			basic := k != reflect.Struct && k != reflect.Slice && k != reflect.Array && k != reflect.Map &&

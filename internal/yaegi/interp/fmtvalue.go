@@ -109,6 +109,12 @@ func goTypeString(t *itype, depth int) string {
 // or "" (toolscript patch 114). %T of a value whose static type the
 // script wrote with it ([]orders.Status, orders.Order) prints it.
 func (interp *Interpreter) binTypeName(ipath, name string, v reflect.Value) string {
+	if isBinType(v) && v.Type().Elem().PkgPath() != "" { // toolscript patch 121: a type whose package gives it another name
+		interp.named.RLock()
+		given := interp.named.given[v.Type().Elem()]
+		interp.named.RUnlock()
+		return given
+	}
 	if !isBinType(v) || v.Type().Elem().PkgPath() != "" {
 		return "" // a type with a name of its own (time.Duration)
 	}

@@ -470,6 +470,14 @@ func (interp *Interpreter) fmtTypeVerbs(n *node, values []func(*frame) reflect.V
 		if t != nil && lostBin == "" && interp.toolConst(child[k]) { // toolscript patch 91: orders.StatusPaid
 			lostBin = "the constant " + child[k].child[0].ident + "." + child[k].child[1].ident
 		}
+		givenStatic := ""
+		if t != nil && lostBin == "" && isBin(t) && !isInterface(t) { // toolscript patch 121: orders.Status
+			if s, given := interp.givenTypeString(t.TypeOf()); given {
+				if givenStatic = s; s == "" {
+					lostBin = "a type made of " + interp.givenIn(t.TypeOf())
+				}
+			}
+		}
 		lostInst := ""
 		if t != nil && !isInterface(t) {
 			lostInst = interp.instanceIn(t, map[*itype]bool{}) // toolscript patch 92: Pair[int]
@@ -477,7 +485,7 @@ func (interp *Interpreter) fmtTypeVerbs(n *node, values []func(*frame) reflect.V
 				lostInst = iterName(t.TypeOf()) // toolscript patch 92: maps.Keys(m)
 			}
 		}
-		if t == nil || (!isInterface(t) && !hasScriptName(t, map[*itype]bool{}) && !holdsInterface(t, map[*itype]bool{}) && lostBin == "" && lostInst == "") { // toolscript patches 42, 89, 91 and 92
+		if t == nil || (!isInterface(t) && !hasScriptName(t, map[*itype]bool{}) && !holdsInterface(t, map[*itype]bool{}) && lostBin == "" && lostInst == "" && givenStatic == "") { // toolscript patches 42, 89, 91, 92 and 121
 			continue
 		}
 		if named == nil {
@@ -492,6 +500,9 @@ func (interp *Interpreter) fmtTypeVerbs(n *node, values []func(*frame) reflect.V
 				static = t.TypeOf().String()
 			} else { // toolscript patch 113: Go's spelling (func(*main.Acc, int))
 				static = goTypeString(t, 0)
+			}
+			if givenStatic != "" { // toolscript patch 121
+				static = givenStatic
 			}
 		}
 		values[k] = func(f *frame) reflect.Value {
@@ -600,6 +611,12 @@ func (interp *Interpreter) dynamicTypeName(n *node, v reflect.Value) string {
 	}
 	if names := interp.lostName(v.Type(), true); names != "" { // toolscript patch 89
 		panic(lostTypeError(n, "%T", names, v.Type()))
+	}
+	if s, given := interp.givenTypeString(v.Type()); given { // toolscript patch 121: orders.Status
+		if s == "" {
+			panic(n.cfgErrorf("%%T of a value of %s is not supported (a type made of %s)", v.Type(), interp.givenIn(v.Type())))
+		}
+		return s
 	}
 	return v.Type().String()
 }
@@ -828,7 +845,7 @@ func goTypeName(t *itype) string {
 			return rt.String()
 		}
 	}
-	return t.str
+	return goTypeString(t, 0) // toolscript patch 121: []orders.Status
 }
 
 // goSyntaxer prints %#v for the call n (toolscript patch 89).
@@ -841,6 +858,9 @@ type goSyntaxer struct {
 // error where it would not print a script type's name (toolscript patch
 // 89).
 func (g goSyntaxer) native(v reflect.Value) string {
+	if name := g.interp.givenGoSyntax(v, 0); name != "" { // toolscript patch 121: []orders.Status
+		panic(givenError(g.n, name, v))
+	}
 	if names := g.interp.lostGoSyntax(v, true, true, 0); names != "" {
 		panic(lostTypeError(g.n, "%#v", names, v.Type()))
 	}
