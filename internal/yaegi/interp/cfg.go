@@ -1444,6 +1444,9 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				if err = jsonCallCheck(n); err != nil { // toolscript patch 44
 					break
 				}
+				if err = templateCallCheck(n); err != nil { // toolscript patch 117
+					break
+				}
 
 				n.gen = callBin
 				typ := c0.typ.rtype
@@ -1599,6 +1602,9 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					ktyp := valueTOf(rtype.Key())
 					vtyp := valueTOf(rtype.Elem())
 					err = check.mapLitExpr(child, ktyp, vtyp)
+					if err == nil {
+						err = templateFuncMapCheck(n, child) // toolscript patch 117
+					}
 				}
 			}
 			if err != nil {
@@ -2155,6 +2161,9 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				fallthrough
 			default:
 				err = matchSelectorMethod(sc, n)
+			}
+			if err == nil {
+				err = templateMethodValueCheck(n) // toolscript patch 117
 			}
 			if err == nil && n.findex != -1 && n.typ.cat != genericT {
 				n.findex = sc.add(n.typ)
