@@ -22,10 +22,10 @@ import (
 // templateFmtMethods are the methods fmt calls to print a value, with
 // their signatures: a template prints with fmt what its actions reach.
 var templateFmtMethods = [...]struct{ name, sig string }{
+	{"String", "func() string"},
 	{"Error", "func() string"},
 	{"Format", "func(fmt.State, int32)"},
 	{"GoString", "func() string"},
-	{"String", "func() string"},
 }
 
 // templatePackages are the packages whose Template's Execute methods are
@@ -112,10 +112,14 @@ func templateFuncMapCheck(n *node, child []*node) error {
 	for _, p := range templatePackages {
 		if s, ok := n.interp.binPkg[p]["FuncMap"]; ok && isBinType(s) && s.Type().Elem() == n.typ.rtype {
 			pkg = p
+			break
 		}
 	}
 	if pkg == "" {
 		return nil
+	}
+	if tn := n.child[0]; n.nleft > 0 && tn.kind == selectorExpr && len(tn.child) == 2 && tn.child[0].sym != nil && tn.child[0].sym.typ != nil && tn.child[0].sym.typ.cat == binPkgT {
+		pkg = tn.child[0].sym.typ.path // html/template's FuncMap is text/template's
 	}
 	w := templateWalk{seen: map[templateSeen]bool{}}
 	for _, c := range child {
