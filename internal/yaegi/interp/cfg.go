@@ -734,6 +734,9 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			wireChild(n)
 			for i := 0; i < n.nleft; i++ {
 				dest, src := n.child[i], n.child[sbase+i]
+				if err = templateFuncMapAssign(dest, src); err != nil { // toolscript patch 117
+					break
+				}
 				updateSym := false
 				var sym *symbol
 				var level int

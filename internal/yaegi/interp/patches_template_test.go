@@ -57,6 +57,7 @@ type Hidden struct {
 }
 type Odd struct{ N int }
 func (o Odd) String() int { return 7 }
+func mkLabel() Label { return Label{"m"} }
 func tpl(s string) *template.Template { return template.Must(template.New("x").Parse(s)) }
 var b bytes.Buffer
 var _ = time.Now
@@ -111,6 +112,8 @@ func TestTemplateScriptMethods(t *testing.T) {
 		{"html/template", `html.Must(html.New("x").Parse("{{.}}")).Execute(&b, Label{"t"})`, "template.Execute: html/template does not call methods of script types: main.Label has String"},
 		{"method value", `f := tpl("{{.}}").Execute; f(&b, Label{"t"})`, "template.Execute as a function value is not supported by the interpreter"},
 		{"FuncMap result", `template.Must(template.New("x").Funcs(template.FuncMap{"lbl": func() Label { return Label{"t"} }}).Parse("{{lbl}}")).Execute(&b, nil)`, `text/template does not call methods of script types: main.Label (result of FuncMap function "lbl") has String`},
+		{"FuncMap element assigned", `fm := template.FuncMap{}; fm["lbl"] = func() []Label { return nil }; _ = fm`, `text/template does not call methods of script types: main.Label (element of []main.Label in result of FuncMap function "lbl") has String`},
+		{"FuncMap of a declared function", `_ = template.FuncMap{"mk": mkLabel}`, `main.Label (result of FuncMap function "mk") has String`},
 		{"html FuncMap result", `html.New("x").Funcs(html.FuncMap{"f": func() (*Fault, error) { return nil, nil }})`, `html/template does not call methods of script types: main.Fault (result of FuncMap function "f") has Error`},
 	}
 	for _, tt := range tests {
@@ -141,6 +144,7 @@ tp := tpl("{{.Title}}{{range .Rows}} {{.Name}}={{.N}}{{end}} {{.Meta.k}} {{.Ptr.
 		{"ExecuteTemplate", `tpl("{{define \"r\"}}{{.Name}}{{end}}").ExecuteTemplate(&b, "r", Row{"n", 1})`, "n"},
 		{"html/template", `html.Must(html.New("x").Parse("<b>{{.Name}}</b>")).Execute(&b, &Row{"<n>", 1})`, "<b>&lt;n&gt;</b>"},
 		{"FuncMap of plain results", `template.Must(template.New("x").Funcs(template.FuncMap{"row": func() Row { return Row{"f", 2} }}).Parse("{{row}} {{row.Name}}")).Execute(&b, nil)`, "{f 2} f"},
+		{"FuncMap element of a plain result", `fm := template.FuncMap{}; fm["n"] = func() Row { return Row{"g", 1} }; template.Must(template.New("x").Funcs(fm).Parse("{{n.Name}}")).Execute(&b, nil)`, "g"},
 		{"nil data", `tpl("{{.}}").Execute(&b, nil)`, "<no value>"},
 		{"method value to the blank identifier", `_ = tpl("").Execute; fmt.Print("ok")`, "ok"},
 	}

@@ -108,36 +108,69 @@ func templateMethodValueCheck(n *node) error {
 // n of a template's FuncMap (its elements child) whose script function
 // returns a value of a type with a method the template would call.
 func templateFuncMapCheck(n *node, child []*node) error {
-	pkg := ""
-	for _, p := range templatePackages {
-		if s, ok := n.interp.binPkg[p]["FuncMap"]; ok && isBinType(s) && s.Type().Elem() == n.typ.rtype {
-			pkg = p
-			break
-		}
-	}
+	pkg := n.interp.funcMapPackage(n.typ)
 	if pkg == "" {
 		return nil
 	}
 	if tn := n.child[0]; n.nleft > 0 && tn.kind == selectorExpr && len(tn.child) == 2 && tn.child[0].sym != nil && tn.child[0].sym.typ != nil && tn.child[0].sym.typ.cat == binPkgT {
 		pkg = tn.child[0].sym.typ.path // html/template's FuncMap is text/template's
 	}
-	w := templateWalk{seen: map[templateSeen]bool{}}
 	for _, c := range child {
-		if c.kind != keyValueExpr || len(c.child) != 2 || c.child[1].typ == nil || c.child[1].typ.cat != funcT {
-			continue
-		}
-		key := "a FuncMap function"
-		if k := c.child[0].rval; k.IsValid() && k.CanInterface() {
-			if v, ok := k.Interface().(constant.Value); ok && v.Kind() == constant.String {
-				key = fmt.Sprintf("FuncMap function %q", constant.StringVal(v))
-			} else if k.Kind() == reflect.String {
-				key = fmt.Sprintf("FuncMap function %q", k.String())
+		if c.kind == keyValueExpr && len(c.child) == 2 {
+			if err := templateFuncResults(c, pkg, c.child[0], c.child[1].typ); err != nil {
+				return err
 			}
 		}
-		for _, r := range c.child[1].typ.ret {
-			if msg := w.walk(r, false, "result of "+key); msg != "" {
-				return c.cfgErrorf("%s.FuncMap: %s does not call methods of script types: %s; return strings or values of types without these methods instead", pkg[strings.IndexByte(pkg, '/')+1:], pkg, msg)
-			}
+	}
+	return nil
+}
+
+// templateFuncMapAssign returns a compile error for the assignment of src
+// to dest, an element of a template's FuncMap (fm["name"] = f), when src
+// is a script function whose result has a method the template would call.
+func templateFuncMapAssign(dest, src *node) error {
+	if dest.kind != indexExpr || len(dest.child) != 2 || dest.child[0].typ == nil {
+		return nil
+	}
+	pkg := dest.interp.funcMapPackage(dest.child[0].typ)
+	if pkg == "" {
+		return nil
+	}
+	return templateFuncResults(src, pkg, dest.child[1], src.typ)
+}
+
+// funcMapPackage returns the package whose FuncMap t is, "" if none.
+func (interp *Interpreter) funcMapPackage(t *itype) string {
+	if t == nil || t.cat != valueT {
+		return ""
+	}
+	for _, p := range templatePackages {
+		if s, ok := interp.binPkg[p]["FuncMap"]; ok && isBinType(s) && s.Type().Elem() == t.rtype {
+			return p
+		}
+	}
+	return ""
+}
+
+// templateFuncResults returns a compile error at n when ft, the type of
+// the function a FuncMap holds at the key node key, is a script function
+// whose result has a method the template would call.
+func templateFuncResults(n *node, pkg string, key *node, ft *itype) error {
+	if ft == nil || ft.cat != funcT {
+		return nil
+	}
+	name := "a FuncMap function"
+	if k := key.rval; k.IsValid() && k.CanInterface() {
+		if v, ok := k.Interface().(constant.Value); ok && v.Kind() == constant.String {
+			name = fmt.Sprintf("FuncMap function %q", constant.StringVal(v))
+		} else if k.Kind() == reflect.String {
+			name = fmt.Sprintf("FuncMap function %q", k.String())
+		}
+	}
+	w := templateWalk{seen: map[templateSeen]bool{}}
+	for _, r := range ft.ret {
+		if msg := w.walk(r, false, "result of "+name); msg != "" {
+			return n.cfgErrorf("%s.FuncMap: %s does not call methods of script types: %s; return strings or values of types without these methods instead", pkg[strings.IndexByte(pkg, '/')+1:], pkg, msg)
 		}
 	}
 	return nil
