@@ -288,7 +288,7 @@ func methodNames(t *itype, seen map[*itype]bool) []string {
 		switch {
 		case t.cat == valueT && t.rtype != nil:
 			for _, rt := range []reflect.Type{t.rtype, reflect.PointerTo(t.rtype)} {
-				for i := range rt.NumMethod() {
+				for i := 0; i < rt.NumMethod(); i++ {
 					set[rt.Method(i).Name] = true
 				}
 			}
