@@ -7,9 +7,10 @@ package interp
 // L:t), and read a field or a map key where Go calls a method of that
 // name ({{.Total}}). A call of Execute or ExecuteTemplate whose data's
 // static type reaches such a type is a compile error naming the type, the
-// method and the line. Data of an interface type is checked when the
-// call runs (the engine refuses a script value with methods held in an
-// interface).
+// method and the line; so is a script function of a FuncMap whose result
+// reaches one, and Execute used as a function value (its data unseen).
+// Data of an interface type is checked when the call runs (the engine
+// refuses a script value with methods held in an interface).
 
 import (
 	"fmt"
@@ -66,10 +67,10 @@ func templateCallCheck(n *node) error {
 // a value of type t calls (directly, or promoted from an embedded field),
 // "" if it is not a template's.
 func (interp *Interpreter) templateReceiver(t *itype, name string) string {
-	if t == nil || t.cat == binPkgT || t.cat == srcPkgT || t.TypeOf() == nil {
+	if t == nil || t.cat == binPkgT || t.cat == srcPkgT {
 		return ""
 	}
-	if m, _ := t.lookupMethod(name); m != nil {
+	if m, _ := t.lookupMethod(name); m != nil || t.TypeOf() == nil {
 		return "" // a script method
 	}
 	rm, _, _, ok := t.lookupBinMethod(name)
