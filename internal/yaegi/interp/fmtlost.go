@@ -32,6 +32,14 @@ type namedTypes struct {
 	bin     map[string]bool         // the native packages whose type names are recorded (toolscript patch 91)
 	given   map[reflect.Type]string // the Go names of named native types given by their packages (toolscript patch 121)
 
+	// toolscript patch 122: the types noteJSONHeld recorded, and their
+	// representations (jsonHeldReps), computed when len(jsonHeld) was
+	// jsonRepsAt.
+	jsonHeld     []*itype
+	jsonHeldSeen map[*itype]bool
+	jsonReps     map[reflect.Type]string
+	jsonRepsAt   int
+
 	// toolscript patch 112: the script's unnamed struct types and, once
 	// indexed, their representations.
 	unnamed        []*itype

@@ -662,6 +662,7 @@ func (interp *Interpreter) noteUnnamedStruct(t *itype) {
 // (an assignment, a script function's argument, a composite literal's
 // element of an interface type), if t is a script type without methods.
 func (interp *Interpreter) noteHeld(t *itype) {
+	interp.noteJSONHeld(t) // toolscript patch 122
 	if interp == nil || t == nil || t.untyped || keepsMethods(t) || !madeOfScriptTypes(t, 0) {
 		return
 	}

@@ -54,6 +54,16 @@ func (v valueInterface) MarshalJSON() ([]byte, error) {
 		return b, nil
 	}
 	if m, at := jsonMethodIn(t, true, false, map[*itype]bool{}); m != "" {
+		if v.node.interp != nil {
+			if mir, ok := v.node.interp.mirrorOf(t, false, map[*itype]bool{}); ok && mir != nil { // toolscript patch 122
+				m := mir.conv(v.value)
+				if names := jsonHeldIn(m, v.node.interp.jsonHeldReps()); names != "" {
+					return nil, fmt.Errorf("json: a value held in an interface in %s may be of type %s, whose JSON methods "+
+						"the interpreter cannot call there", t.str, names)
+				}
+				return json.Marshal(m.Interface())
+			}
+		}
 		return nil, fmt.Errorf("json: the interpreter does not call the %s method of %s%s", m, at, " (in an interface value)")
 	}
 	if !v.value.CanInterface() {
@@ -96,6 +106,9 @@ func jsonCallCheck(n *node) error {
 	}
 	t := n.child[arg+1].typ
 	if m, at := jsonMethodIn(t, marshal, top, map[*itype]bool{}); m != "" {
+		if marshal && jsonCanMirror(n) { // toolscript patch 122: called through a mirror of the value
+			return nil
+		}
 		return n.cfgErrorf("json.%s: the interpreter does not call the %s method of %s; encode that value yourself", name, m, at)
 	}
 	return nil

@@ -206,7 +206,8 @@ func main() {
 // TestJSONScriptMethods checks patch 44: a script value in an interface
 // marshals as its value (its own MarshalJSON or MarshalText called), and
 // a call of encoding/json whose value has a JSON method of a script type
-// the interpreter cannot call is a compile error naming it.
+// the interpreter cannot call is a compile error naming it (since patch
+// 122 the marshalling functions call those below the value too).
 func TestJSONScriptMethods(t *testing.T) {
 	decls := `type Tag struct{ Label string }
 func (t Tag) String() string { return "#" + t.Label }
@@ -229,12 +230,15 @@ func (z Zero) IsZero() bool { return z.A < 0 }`
 	if want := `{"l":[{"Label":"b"},"2C","high"],"t":{"Label":"a"}}` + " <nil>\n"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
+	// Patch 122: the methods below the value are called too.
+	got = runOutput(t, src(`a, _ := json.Marshal(Reading{1}); b, _ := json.Marshal([]Level{1}); c, _ := json.MarshalIndent(Celsius(1), "", " ")
+fmt.Println(string(a), string(b), string(c))`))
+	if want := `{"Temp":"1C"} ["high"] "1C"` + "\n"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
 	for _, tt := range []struct{ body, want string }{
-		{`json.Marshal(Reading{1})`, "json.Marshal: the interpreter does not call the MarshalJSON method of main.Celsius"},
-		{`json.Marshal([]Level{1})`, "the MarshalText method of main.Level"},
 		{`var u Upper; json.Unmarshal([]byte("1"), &u)`, "json.Unmarshal: the interpreter does not call the UnmarshalJSON method of main.Upper"},
 		{`json.Marshal(Opt{})`, "the IsZero method of main.Zero (field Z, omitzero)"},
-		{`json.MarshalIndent(Celsius(1), "", " ")`, "json.MarshalIndent: the interpreter does not call the MarshalJSON method of main.Celsius"},
 	} {
 		it := New(Options{Stdout: io.Discard, Stderr: io.Discard})
 		if err := it.Use(stdlib.Symbols); err != nil {

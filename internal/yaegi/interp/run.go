@@ -2086,6 +2086,21 @@ func callBin(n *node) {
 			n.interp.fmtTypeVerbs(n, values, child, start-1)
 		}
 	}
+	if i, conv := n.interp.jsonMarshalArg(n); i >= 0 && i < len(child) && len(values) == len(child) { // toolscript patch 122
+		raw, prior := genValue(child[i]), values[i]
+		values[i] = func(f *frame) reflect.Value {
+			v := prior(f)
+			if conv != nil {
+				v = conv(raw(f))
+			}
+			if reps := n.interp.jsonHeldReps(); reps != nil {
+				if names := jsonHeldIn(v, reps); names != "" {
+					panic(jsonHeldError(n, names))
+				}
+			}
+			return v
+		}
+	}
 	l := len(values)
 
 	switch {

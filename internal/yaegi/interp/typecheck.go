@@ -54,6 +54,9 @@ func (check typecheck) assignment(n *node, typ *itype, context string) error {
 	if typ == nil {
 		return nil
 	}
+	if context != "" && isInterface(typ) {
+		n.interp.noteJSONHeld(n.typ) // toolscript patch 122: a printing or encoding function's literal too
+	}
 	if context != "" && isInterface(typ) && !literalOfSink(n, context) {
 		n.interp.noteHeld(n.typ) // toolscript patch 112
 		if emptyBinInterface(typ) {
@@ -1030,6 +1033,9 @@ func (check typecheck) argument(p param, fun *node, i, l int, ellipsis bool) err
 			return p.nod.cfgErrorf("cannot use %s as type %s", p.nod.child[0].typ.id(), getArgsID(ftyp))
 		}
 		return nil
+	}
+	if isInterface(atyp) && p.nod.typ != nil {
+		p.nod.interp.noteJSONHeld(p.nod.typ) // toolscript patch 122: a printing or encoding function's argument too
 	}
 	if isInterface(atyp) && p.nod.typ != nil && !nativeSink(fun, i) {
 		p.nod.interp.noteHeld(p.nod.typ)        // toolscript patch 112: an argument that may come back
