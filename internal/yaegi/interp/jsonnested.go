@@ -35,19 +35,20 @@ type jsonMirror struct {
 }
 
 // jsonMarshalArg returns the index among a call's arguments of the value
-// that the encoding/json marshalling call n encodes and its conversion to
-// a mirror, or -1 and nil when the value needs none or cannot have one
-// (jsonCallCheck then reports it).
-func (interp *Interpreter) jsonMarshalArg(n *node) (int, func(reflect.Value) reflect.Value) {
+// that the encoding/json marshalling call n encodes (-1: n is no such
+// call) and its conversion to a mirror (nil: the value is marshalled as
+// it is); ok is false when the value has a method to call that the
+// mirror cannot reach (jsonCallCheck then reports it).
+func (interp *Interpreter) jsonMarshalArg(n *node) (arg int, conv func(reflect.Value) reflect.Value, ok bool) {
 	c0 := n.child[0]
 	if c0.kind != selectorExpr || len(c0.child) != 2 {
-		return -1, nil
+		return -1, nil, true
 	}
 	name := c0.child[1].ident
 	arg, top := -1, false
 	if pkg := c0.child[0]; pkg.sym != nil && pkg.sym.typ != nil && pkg.sym.typ.cat == binPkgT {
 		if pkg.sym.typ.path != "encoding/json" {
-			return -1, nil
+			return -1, nil, true
 		}
 		switch name {
 		case "Marshal":
@@ -59,27 +60,31 @@ func (interp *Interpreter) jsonMarshalArg(n *node) (int, func(reflect.Value) ref
 		arg = 0
 	}
 	if arg < 0 || arg+1 >= len(n.child) || n.child[arg+1].typ == nil {
-		return -1, nil
+		return -1, nil, true
 	}
 	t := n.child[arg+1].typ
 	if m, _ := jsonMethodIn(t, true, top, map[*itype]bool{}); m == "" {
-		return arg, nil // nothing below the value itself to call
+		return arg, nil, true // nothing below the value itself to call
 	}
 	mir, ok := interp.mirrorOf(t, false, map[*itype]bool{})
-	if !ok || mir == nil {
-		return arg, nil
+	if !ok {
+		return arg, nil, false
 	}
-	return arg, mir.conv
+	if mir == nil { // a pointer method where Go does not call it: the representation, without the wrapper's methods
+		return arg, func(v reflect.Value) reflect.Value { return v }, true
+	}
+	return arg, mir.conv, true
 }
 
 // jsonCanMirror tells whether the value the marshalling call n encodes
-// has a mirror (jsonMarshalArg), so that patch 44's check need not fail.
+// is marshalled as Go does (jsonMarshalArg), so that patch 44's check
+// need not fail.
 func jsonCanMirror(n *node) bool {
 	if n.interp == nil {
 		return false
 	}
-	i, conv := n.interp.jsonMarshalArg(n)
-	return i >= 0 && conv != nil
+	_, _, ok := n.interp.jsonMarshalArg(n)
+	return ok
 }
 
 // jsonHasMarshaler tells whether a value of t, addressable or not, has a
@@ -224,6 +229,10 @@ func (interp *Interpreter) structMirror(t *itype, addressable bool, path map[*it
 		}
 		if m != nil && (f.embed || strings.Contains(opts, ",omitzero") || strings.Contains(opts, ",string")) {
 			return nil, false
+		}
+		if strings.Contains(opts, ",omitzero") && !isBin(f.typ) &&
+			(scriptHasMethod(f.typ, "IsZero", "func() bool") || scriptHasMethod(ptrOf(f.typ), "IsZero", "func() bool")) {
+			return nil, false // Go asks the method whether to omit the field
 		}
 		if !sf.IsExported() && !sf.Anonymous {
 			changed = true // encoding/json leaves it out

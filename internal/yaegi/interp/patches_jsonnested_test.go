@@ -102,6 +102,36 @@ const jsonNestedWant = `{"ID":1,"Items":[{"Name":"pen","price":"$1.99","lvl":"**
 // value held in an interface that may be of such a type fails at run
 // time instead of marshalling its representation.
 func TestJSONNestedMethods(t *testing.T) {
+	// A pointer method is called where Go calls it: on an addressable
+	// value, never on the value given to json.Marshal itself.
+	const ptrProgram = `package main
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+type P struct{ A int }
+
+func (p *P) MarshalJSON() ([]byte, error) { return []byte("\"ptr\""), nil }
+
+type W struct{ In P }
+
+func main() {
+	x := P{1}
+	a, _ := json.Marshal(x)
+	b, _ := json.Marshal(&x)
+	w := W{P{2}}
+	c, _ := json.Marshal(w)
+	d, _ := json.Marshal(&w)
+	e, _ := json.Marshal([]P{{3}})
+	f, _ := json.Marshal(map[string]P{"k": {4}})
+	fmt.Println(string(a), string(b), string(c), string(d), string(e), string(f))
+}
+`
+	if got, want := runOutput(t, ptrProgram), `{"A":1} "ptr" {"In":{"A":2}} {"In":"ptr"} ["ptr"] {"k":{"A":4}}`+"\n"; got != want {
+		t.Errorf("pointer methods: got %q, want %q", got, want)
+	}
 	if got := runOutput(t, jsonNestedProgram); got != jsonNestedWant {
 		t.Errorf("got\n%s\nwant\n%s", got, jsonNestedWant)
 	}

@@ -2086,7 +2086,7 @@ func callBin(n *node) {
 			n.interp.fmtTypeVerbs(n, values, child, start-1)
 		}
 	}
-	if i, conv := n.interp.jsonMarshalArg(n); i >= 0 && i < len(child) && len(values) == len(child) { // toolscript patch 122
+	if i, conv, _ := n.interp.jsonMarshalArg(n); i >= 0 && i < len(child) && len(values) == len(child) { // toolscript patch 122
 		raw, prior := genValue(child[i]), values[i]
 		values[i] = func(f *frame) reflect.Value {
 			v := prior(f)
