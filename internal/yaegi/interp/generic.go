@@ -2,6 +2,7 @@ package interp
 
 import (
 	"reflect" // toolscript patch 73
+	"slices"  // toolscript patch 119
 	"strconv" // toolscript patch 74
 	"strings"
 	"sync/atomic"
@@ -329,6 +330,14 @@ func genericFuncName(fun *node) string {
 // of the form f(xs...). A type parameter that cannot be inferred, or is
 // inferred as two different types, is an error at n.
 func inferTypeArgs(sc *scope, n, fun *node, explicit []*itype, args []*node, spread bool) ([]*itype, error) {
+	return inferTypes(sc, n, fun, explicit, args, spread, nil)
+}
+
+// inferTypes is inferTypeArgs that also unifies the results of fun with
+// rets, the result types wanted of a function value of it (a nil one is
+// not known).
+// toolscript patch 119
+func inferTypes(sc *scope, n, fun *node, explicit []*itype, args []*node, spread bool, rets []*itype) ([]*itype, error) {
 	tps, err := funcTypeParams(sc, fun)
 	if err != nil {
 		return nil, err
@@ -481,10 +490,11 @@ func inferTypeArgs(sc *scope, n, fun *node, explicit []*itype, args []*node, spr
 			exprs = append(exprs, c.lastChild())
 		}
 	}
+	// toolscript patch 119: the generic functions given as arguments, of
+	// which the type arguments are inferred once those of their
+	// parameter's type are known.
+	var funcArgs []funcArg
 	for i, a := range args {
-		if a.typ != nil && isGeneric(a.typ) { // toolscript patch 100: instantiated for its parameter, once inferred
-			continue
-		}
 		if a.typ == nil {
 			continue
 		}
@@ -507,11 +517,23 @@ func inferTypeArgs(sc *scope, n, fun *node, explicit []*itype, args []*node, spr
 		if p == nil {
 			continue
 		}
+		if isGeneric(a.typ) { // toolscript patch 100: instantiated for its parameter, once inferred
+			funcArgs = append(funcArgs, funcArg{arg: a, param: p}) // toolscript patch 119
+			continue
+		}
 		if x == nil && i < len(params) && len(exprs) == len(params) && !(spread && i == len(params)-1) {
 			x = exprs[i]
 		}
 		if err := unifyExpr(x, p, a.typ, a); err != nil {
 			return nil, err
+		}
+	}
+	// toolscript patch 119: the results of a function value wanted.
+	for i, r := range rets {
+		if r != nil && i < len(fun.typ.ret) {
+			if err := unify(fun.typ.ret[i], r, n); err != nil {
+				return nil, err
+			}
 		}
 	}
 
@@ -532,26 +554,60 @@ func inferTypeArgs(sc *scope, n, fun *node, explicit []*itype, args []*node, spr
 	}
 
 	// Core types of the constraints, until nothing changes.
-	for changed := true; changed; {
-		changed = false
-		for i, tp := range tps {
-			core := coreType(tp.constraint)
-			if core == nil {
-				core = genericCore(fun, tp) // toolscript patch 97
-			}
-			if core == nil {
-				continue
-			}
-			if bound[i] != nil {
-				if err := unify(core, bound[i], n); err != nil {
-					return nil, err
+	cores := func() error { // toolscript patch 119: run again after each generic function argument
+		for changed := true; changed; {
+			changed = false
+			for i, tp := range tps {
+				core := coreType(tp.constraint)
+				if core == nil {
+					core = genericCore(fun, tp) // toolscript patch 97
 				}
+				if core == nil {
+					continue
+				}
+				if bound[i] != nil {
+					if err := unify(core, bound[i], n); err != nil {
+						return err
+					}
+					continue
+				}
+				if t := substType(core, bound, isParam); t != nil {
+					bound[i] = t
+					changed = true
+				}
+			}
+		}
+		return nil
+	}
+	if err := cores(); err != nil {
+		return nil, err
+	}
+
+	// toolscript patch 119: a generic function given as an argument
+	// (mapTo(xs, strconv.Itoa) with a generic id for strconv.Itoa) is
+	// instantiated with what its parameter's type says once the other
+	// arguments are unified, and its instance's type unified with that
+	// parameter's type in turn, until nothing changes: mapTo([]int{1},
+	// id) infers id's T as int from func(T) U with T int, then U as int
+	// from id's instance func(int) int.
+	for progress := true; progress && slices.Contains(bound, nil); {
+		progress = false
+		for k := range funcArgs {
+			f := &funcArgs[k]
+			if f.done {
 				continue
 			}
-			if t := substType(core, bound, isParam); t != nil {
-				bound[i] = t
-				changed = true
+			t := funcArgInstanceType(sc, f.arg, f.param, bound, isParam)
+			if t == nil {
+				continue
 			}
+			f.done, progress = true, true
+			if err := unify(f.param, t, f.arg); err != nil {
+				return nil, err
+			}
+		}
+		if err := cores(); err != nil {
+			return nil, err
 		}
 	}
 
@@ -686,6 +742,38 @@ func substType(t *itype, bound []*itype, isParam func(*itype) int) *itype {
 		if k != nil && v != nil {
 			return mapOf(k, v, withScope(t.scope))
 		}
+	case arrayT: // toolscript patch 119: arrays, channels, functions
+		if v := substType(t.val, bound, isParam); v != nil {
+			return arrayOf(v, t.length, withScope(t.scope))
+		}
+	case chanT, chanSendT, chanRecvT:
+		if v := substType(t.val, bound, isParam); v != nil {
+			dir := chanSendRecv
+			if t.cat == chanSendT {
+				dir = chanSend
+			} else if t.cat == chanRecvT {
+				dir = chanRecv
+			}
+			return chanOf(v, dir, withScope(t.scope))
+		}
+	case variadicT:
+		if v := substType(t.val, bound, isParam); v != nil {
+			return variadicOf(v, withScope(t.scope))
+		}
+	case funcT:
+		args := make([]*itype, len(t.arg))
+		for i, a := range t.arg {
+			if args[i] = substType(a, bound, isParam); args[i] == nil {
+				return nil
+			}
+		}
+		rets := make([]*itype, len(t.ret))
+		for i, r := range t.ret {
+			if rets[i] = substType(r, bound, isParam); rets[i] == nil {
+				return nil
+			}
+		}
+		return funcOf(args, rets, withScope(t.scope))
 	}
 	return nil
 }

@@ -32,15 +32,18 @@ func (interp *Interpreter) instantiateFor(sc *scope, src *node, want *itype, imp
 	default:
 		return nil
 	}
-	// Each parameter of the wanted type stands for an argument of a call.
-	args := make([]*node, len(params))
-	for i, p := range params {
-		c := *src
-		c.typ = p
-		args[i] = &c
+	// toolscript patch 119: the wanted results too (var f func() int =
+	// zero, with zero[T any]() T).
+	var rets []*itype
+	if want.cat == funcT {
+		rets = want.ret
+	} else {
+		for i := 0; i < want.rtype.NumOut(); i++ {
+			rets = append(rets, valueTOf(want.rtype.Out(i)))
+		}
 	}
 	fun := src.typ.node.anc
-	types, err := inferTypeArgs(sc, src, fun, nil, args, false)
+	types, err := inferFuncValue(sc, src, params, rets)
 	if err != nil {
 		return err
 	}
@@ -75,4 +78,73 @@ func paramType(t *itype, i int) *itype {
 		}
 	}
 	return nil
+}
+
+// toolscript patch 119: a generic function given as an argument of a
+// call of a generic function whose type arguments it determines (U of
+// mapTo[T, U any](xs []T, f func(T) U) in mapTo(xs, id)).
+
+// funcArg is a generic function given as an argument of a call of a
+// generic function, for a parameter of type param.
+type funcArg struct {
+	arg   *node
+	param *itype
+	done  bool
+}
+
+// inferFuncValue returns the type arguments of src, a generic function
+// named without type arguments, for a function value of parameter
+// types params and result types rets (a nil one is not known).
+func inferFuncValue(sc *scope, src *node, params, rets []*itype) ([]*itype, error) {
+	// Each parameter of the wanted type stands for an argument of a call.
+	args := make([]*node, len(params))
+	for i, p := range params {
+		c := *src
+		c.typ = p
+		args[i] = &c
+	}
+	return inferTypes(sc, src, src.typ.node.anc, nil, args, false, rets)
+}
+
+// funcArgInstanceType returns the type of the instance of the generic
+// function arg for a parameter of type param, a function type whose type
+// parameters (isParam) are bound so far as bound says, or nil while
+// that does not determine its type arguments.
+func funcArgInstanceType(sc *scope, arg *node, param *itype, bound []*itype, isParam func(*itype) int) *itype {
+	for param.cat == linkedT && param.val != nil {
+		param = param.val
+	}
+	if param.cat != funcT || len(param.arg) != len(arg.typ.arg) || len(param.ret) != len(arg.typ.ret) {
+		return nil
+	}
+	known := func(ts []*itype) []*itype {
+		out := make([]*itype, len(ts))
+		for i, t := range ts {
+			if t.cat != variadicT {
+				out[i] = substType(t, bound, isParam)
+			}
+		}
+		return out
+	}
+	types, err := inferFuncValue(sc, arg, known(param.arg), known(param.ret))
+	if err != nil {
+		return nil
+	}
+	tps, err := funcTypeParams(sc, arg.typ.node.anc)
+	if err != nil || len(tps) != len(types) {
+		return nil
+	}
+	index := map[string]int{}
+	for i, tp := range tps {
+		index[tp.name] = i
+	}
+	return substType(arg.typ, types, func(t *itype) int {
+		if t == nil || (t.cat != genericT && !(t.incomplete && t.cat == nilT)) {
+			return -1
+		}
+		if i, ok := index[t.name]; ok {
+			return i
+		}
+		return -1
+	})
 }
