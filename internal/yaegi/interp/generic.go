@@ -400,7 +400,10 @@ func inferTypes(sc *scope, n, fun *node, explicit []*itype, args []*node, spread
 		}
 		switch param.cat {
 		case ptrT, sliceT, arrayT, chanT, chanSendT, chanRecvT:
-			if input.cat == param.cat || (param.cat == chanT && (input.cat == chanSendT || input.cat == chanRecvT)) {
+			// toolscript patch 120: a channel of both directions given
+			// for a <-chan T or a chan<- T (drain(ch) with ch a chan int).
+			if input.cat == param.cat || (param.cat == chanT && (input.cat == chanSendT || input.cat == chanRecvT)) ||
+				((param.cat == chanSendT || param.cat == chanRecvT) && input.cat == chanT) {
 				return unify(param.val, input.val, arg)
 			}
 		case mapT:
@@ -677,6 +680,10 @@ func unifyValue(param *itype, rt reflect.Type, arg *node, unify func(param, inpu
 	case ptrT, sliceT, arrayT, chanT:
 		switch rt.Kind() {
 		case reflect.Ptr, reflect.Slice, reflect.Array, reflect.Chan:
+			return unify(param.val, valueTOf(rt.Elem()), arg)
+		}
+	case chanSendT, chanRecvT: // toolscript patch 120: a native channel (time.After's <-chan time.Time)
+		if rt.Kind() == reflect.Chan {
 			return unify(param.val, valueTOf(rt.Elem()), arg)
 		}
 	case mapT:

@@ -4511,10 +4511,18 @@ func _make(n *node) {
 		}
 
 	case reflect.Chan:
+		// toolscript patch 120: make(chan<- T) and make(<-chan T) make a
+		// channel of both directions, held as one of the type made (Go
+		// allows them; reflect.MakeChan panicked: "unidirectional channel
+		// type").
+		mk := typ
+		if typ.ChanDir() != reflect.BothDir {
+			mk = reflect.ChanOf(reflect.BothDir, typ.Elem())
+		}
 		switch len(n.child) {
 		case 2:
 			n.exec = func(f *frame) bltn {
-				dest(f).Set(reflect.MakeChan(typ, 0))
+				dest(f).Set(reflect.MakeChan(mk, 0).Convert(typ)) // toolscript patch 120
 				return next
 			}
 		case 3:
@@ -4524,7 +4532,7 @@ func _make(n *node) {
 				if check != nil { // toolscript patch 24
 					check(typ, size)
 				}
-				dest(f).Set(reflect.MakeChan(typ, size))
+				dest(f).Set(reflect.MakeChan(mk, size).Convert(typ)) // toolscript patch 120
 				return next
 			}
 		}
