@@ -730,6 +730,13 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					return
 				}
 			}
+			// toolscript patch 119: one left generic (x := id, var a any
+			// = id) is Go's compile error (a run-time reflect panic).
+			for i := sbase; i < len(n.child); i++ {
+				if err = uninstantiated(n.child[i]); err != nil {
+					return
+				}
+			}
 
 			wireChild(n)
 			for i := 0; i < n.nleft; i++ {
@@ -1204,6 +1211,9 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			if et := n.child[0].typ.val; et != nil && isInterface(et) {
 				interp.noteHeld(n.child[1].typ) // toolscript patch 112
 			}
+			if err = uninstantiated(n.child[1]); err != nil { // toolscript patch 119
+				break
+			}
 			fallthrough
 
 		case declStmt, exprStmt:
@@ -1441,6 +1451,16 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					c0.rval = alt
 				}
 				err = check.arguments(n, n.child[1:], c0, n.action == aCallSlice)
+				if err != nil {
+					break
+				}
+				// toolscript patch 119: a generic function given to a
+				// native function (fmt.Println(id)) is Go's compile error.
+				for _, a := range n.child[1:] {
+					if err = uninstantiated(a); err != nil {
+						break
+					}
+				}
 				if err != nil {
 					break
 				}

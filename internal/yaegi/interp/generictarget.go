@@ -148,3 +148,22 @@ func funcArgInstanceType(sc *scope, arg *node, param *itype, bound []*itype, isP
 		return -1
 	})
 }
+
+// uninstantiated returns a compile error if n is a generic function named
+// without type arguments where no function type gives them (x := id,
+// var a any = id, ch <- id, fmt.Println(id)): Go's error; the
+// interpreter panicked at run time making the function value
+// ("reflect: call of MakeFunc with non-Func type").
+func uninstantiated(n *node) error {
+	if n.typ == nil || !isGeneric(n.typ) {
+		return nil
+	}
+	name := n.ident
+	switch {
+	case n.kind == selectorExpr && len(n.child) == 2:
+		name = n.child[0].ident + "." + n.child[1].ident
+	case n.kind != identExpr:
+		return nil
+	}
+	return n.cfgErrorf("cannot use generic function %s without instantiation", name)
+}
