@@ -574,6 +574,13 @@ func inferTypes(sc *scope, n, fun *node, explicit []*itype, args []*node, spread
 					}
 					continue
 				}
+				// toolscript patch 119: as Go, a type parameter not
+				// inferred otherwise is its constraint's single type only
+				// if that term is exact: S ~[]E does not make S []E, nor
+				// S ~string string (label[int] compiled, Go: "cannot infer S").
+				if c := tp.constraint; c != nil && len(c.constraint) == 0 && len(c.ulconstraint) == 1 {
+					continue
+				}
 				if t := substType(core, bound, isParam); t != nil {
 					bound[i] = t
 					changed = true
