@@ -733,7 +733,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			// toolscript patch 119: one left generic (x := id, var a any
 			// = id) is Go's compile error (a run-time reflect panic).
 			for i := sbase; i < len(n.child); i++ {
-				if err = uninstantiated(n.child[i]); err != nil {
+				if err = uninstantiated(sc, n.child[i]); err != nil {
 					return
 				}
 			}
@@ -1211,7 +1211,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			if et := n.child[0].typ.val; et != nil && isInterface(et) {
 				interp.noteHeld(n.child[1].typ) // toolscript patch 112
 			}
-			if err = uninstantiated(n.child[1]); err != nil { // toolscript patch 119
+			if err = uninstantiated(sc, n.child[1]); err != nil { // toolscript patch 119
 				break
 			}
 			fallthrough
@@ -1457,7 +1457,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				// toolscript patch 119: a generic function given to a
 				// native function (fmt.Println(id)) is Go's compile error.
 				for _, a := range n.child[1:] {
-					if err = uninstantiated(a); err != nil {
+					if err = uninstantiated(sc, a); err != nil {
 						break
 					}
 				}
@@ -1533,6 +1533,9 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				// parameter of a function type is instantiated for it.
 				for i, a := range n.child[1:] {
 					if err = interp.instantiateFor(sc, a, paramType(c0.typ, i), importPath, pkgName); err != nil {
+						break
+					}
+					if err = uninstantiated(sc, n.child[1+i]); err != nil { // toolscript patch 119: h(id) with h(x any)
 						break
 					}
 				}
@@ -2017,6 +2020,9 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			for i, c := range n.child {
 				if i < len(sc.def.typ.ret) {
 					if err = interp.instantiateFor(sc, c, sc.def.typ.ret[i], importPath, pkgName); err != nil {
+						return
+					}
+					if err = uninstantiated(sc, n.child[i]); err != nil { // toolscript patch 119: return id for a result of type any
 						return
 					}
 				}

@@ -914,6 +914,15 @@ func (interp *Interpreter) instantiateFunc(sc *scope, n *node, t *itype, importP
 	}
 	types, err := inferTypeArgs(sc, n, fun, explicit, nil, false)
 	if err != nil {
+		// toolscript patch 119: a partial instantiation where a function
+		// type may be wanted (var f func(int) string = label[int], an
+		// argument, a result) is completed there, as a generic function
+		// named without type arguments is (patch 100), or fails there.
+		if len(explicit) < len(tps) && funcTarget(n) {
+			n.typ = t
+			n.gen = nop
+			return nil
+		}
 		return err
 	}
 	g, found, err := genAST(sc, fun, types)

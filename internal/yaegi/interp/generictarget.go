@@ -15,7 +15,7 @@ import "reflect"
 // arguments, by its instance for a destination of type want, a function
 // type. It does nothing for another source or another destination type.
 func (interp *Interpreter) instantiateFor(sc *scope, src *node, want *itype, importPath, pkgName string) error {
-	if want == nil || src.typ == nil || !isGeneric(src.typ) || (src.kind != identExpr && src.kind != selectorExpr) {
+	if want == nil || src.typ == nil || !isGeneric(src.typ) || !genericName(src) {
 		return nil
 	}
 	for want.cat == linkedT && want.val != nil {
@@ -43,7 +43,7 @@ func (interp *Interpreter) instantiateFor(sc *scope, src *node, want *itype, imp
 		}
 	}
 	fun := src.typ.node.anc
-	types, err := inferFuncValue(sc, src, params, rets)
+	types, err := inferFuncValue(sc, src, explicitTypeArgs(src), params, rets)
 	if err != nil {
 		return err
 	}
@@ -95,7 +95,7 @@ type funcArg struct {
 // inferFuncValue returns the type arguments of src, a generic function
 // named without type arguments, for a function value of parameter
 // types params and result types rets (a nil one is not known).
-func inferFuncValue(sc *scope, src *node, params, rets []*itype) ([]*itype, error) {
+func inferFuncValue(sc *scope, src *node, explicit, params, rets []*itype) ([]*itype, error) {
 	// Each parameter of the wanted type stands for an argument of a call.
 	args := make([]*node, len(params))
 	for i, p := range params {
@@ -103,7 +103,7 @@ func inferFuncValue(sc *scope, src *node, params, rets []*itype) ([]*itype, erro
 		c.typ = p
 		args[i] = &c
 	}
-	return inferTypes(sc, src, src.typ.node.anc, nil, args, false, rets)
+	return inferTypes(sc, src, src.typ.node.anc, explicit, args, false, rets)
 }
 
 // funcArgInstanceType returns the type of the instance of the generic
@@ -126,7 +126,7 @@ func funcArgInstanceType(sc *scope, arg *node, param *itype, bound []*itype, isP
 		}
 		return out
 	}
-	types, err := inferFuncValue(sc, arg, known(param.arg), known(param.ret))
+	types, err := inferFuncValue(sc, arg, explicitTypeArgs(arg), known(param.arg), known(param.ret))
 	if err != nil {
 		return nil
 	}
@@ -154,16 +154,53 @@ func funcArgInstanceType(sc *scope, arg *node, param *itype, bound []*itype, isP
 // var a any = id, ch <- id, fmt.Println(id)): Go's error; the
 // interpreter panicked at run time making the function value
 // ("reflect: call of MakeFunc with non-Func type").
-func uninstantiated(n *node) error {
+func uninstantiated(sc *scope, n *node) error {
 	if n.typ == nil || !isGeneric(n.typ) {
 		return nil
 	}
 	name := n.ident
-	switch {
-	case n.kind == selectorExpr && len(n.child) == 2:
-		name = n.child[0].ident + "." + n.child[1].ident
-	case n.kind != identExpr:
+	switch n.kind {
+	case selectorExpr:
+		if len(n.child) == 2 {
+			name = n.child[0].ident + "." + n.child[1].ident
+		}
+	case indexExpr, indexListExpr:
+		// A partial instantiation left for its use (see funcTarget): the
+		// error of its inference without one.
+		if _, err := inferTypeArgs(sc, n, n.typ.node.anc, explicitTypeArgs(n), nil, false); err != nil {
+			return err
+		}
+		return n.cfgErrorf("cannot use generic function without instantiation")
+	case identExpr:
+	default:
 		return nil
 	}
 	return n.cfgErrorf("cannot use generic function %s without instantiation", name)
+}
+
+// genericName reports whether n names a generic function without all its
+// type arguments: f, pkg.F, or a partial instantiation f[T] left for its
+// use (funcTarget).
+func genericName(n *node) bool {
+	switch n.kind {
+	case identExpr, selectorExpr:
+		return true
+	case indexExpr, indexListExpr:
+		return isGeneric(n.typ) && len(n.child) > 0 && n.child[0].typ != nil && isGeneric(n.child[0].typ)
+	}
+	return false
+}
+
+// funcTarget reports whether n is where a value of a function type may
+// be wanted, which instantiates a generic function given there (patch
+// 100): the right side of an assignment or a declaration, an argument of
+// a call, a result.
+func funcTarget(n *node) bool {
+	switch n.anc.kind {
+	case assignStmt, defineStmt, returnStmt:
+		return true
+	case callExpr:
+		return childPos(n) > 0
+	}
+	return false
 }
