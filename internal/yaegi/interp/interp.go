@@ -234,6 +234,10 @@ type Interpreter struct {
 	// map[any], and keepsMethods of each type a run-time check asked.
 	keyNodes, keptTypes sync.Map
 
+	// toolscript patch 120: the type of the first key of each
+	// representation given to native code that compares keys.
+	nativeKeys sync.Map
+
 	// id is an atomic counter used for run cancellation,
 	// only accessed via runid/stop
 	// Located at start of struct to ensure proper alignment on 32-bit

@@ -2068,6 +2068,9 @@ func callBin(n *node) {
 			}
 		}
 	}
+	if i, op := comparedKey(n); i >= 0 && i < len(child) && len(values) == len(child) { // toolscript patch 120
+		values[i] = n.interp.checkedKey(child[i], op, values[i])
+	}
 	if start := fmtArgsStart(n); start >= 0 && len(values) == len(child) { // toolscript patch 61
 		errorf := n.child[0].child[1].ident == "Errorf"
 		for i := start; i < len(child); i++ {
