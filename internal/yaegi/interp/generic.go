@@ -520,12 +520,17 @@ func inferTypes(sc *scope, n, fun *node, explicit []*itype, args []*node, spread
 		if p == nil {
 			continue
 		}
-		if isGeneric(a.typ) { // toolscript patch 100: instantiated for its parameter, once inferred
-			funcArgs = append(funcArgs, funcArg{arg: a, param: p}) // toolscript patch 119
-			continue
-		}
 		if x == nil && i < len(params) && len(exprs) == len(params) && !(spread && i == len(params)-1) {
 			x = exprs[i]
+		}
+		if isGeneric(a.typ) { // toolscript patch 100: instantiated for its parameter, once inferred
+			if p.cat == genericT && x != nil { // toolscript patch 119: f Mapper[T, U]
+				if d := genericFuncDef(fun, x); d != nil {
+					p = d
+				}
+			}
+			funcArgs = append(funcArgs, funcArg{arg: a, param: p}) // toolscript patch 119
+			continue
 		}
 		if err := unifyExpr(x, p, a.typ, a); err != nil {
 			return nil, err

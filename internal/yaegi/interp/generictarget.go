@@ -204,3 +204,101 @@ func funcTarget(n *node) bool {
 	}
 	return false
 }
+
+// genericFuncDef returns the function type that x, the instance of a
+// generic function type in the declaration of the generic function fun
+// (f Mapper[T, U] with type Mapper[T, U any] func(T) U), stands for, its
+// type arguments as fun's declaration names them (func(T) U), or nil
+// when x is not one or its definition names a type parameter other than
+// as a parameter or a result itself.
+func genericFuncDef(fun, x *node) *itype {
+	if (x.kind != indexExpr && x.kind != indexListExpr) || len(x.child) < 2 {
+		return nil
+	}
+	gt := x.child[0].typ
+	if gt == nil {
+		gt, _ = nodeType(fun.interp, fun.scope, x.child[0])
+	}
+	if gt == nil || gt.cat != genericT || gt.node == nil {
+		return nil
+	}
+	spec := gt.node
+	for spec != nil && spec.kind != typeSpec {
+		spec = spec.anc
+	}
+	if spec == nil || len(spec.child) < 3 || spec.child[2].kind != funcType {
+		return nil
+	}
+	params := map[string]*node{}
+	j := 0
+	for _, f := range spec.child[1].child {
+		for _, id := range f.child[:max(1, len(f.child)-1)] {
+			if j+1 < len(x.child) {
+				params[id.ident] = x.child[j+1]
+			}
+			j++
+		}
+	}
+	if j != len(x.child)-1 {
+		return nil
+	}
+	sc := gt.scope
+	if sc == nil {
+		sc = fun.scope
+	}
+	// typeOf is the type of the field type d of the definition.
+	typeOf := func(d *node) *itype {
+		if d.kind == identExpr {
+			if a, ok := params[d.ident]; ok {
+				t, err := nodeType(fun.interp, fun.scope, a)
+				if err != nil {
+					return nil
+				}
+				return t
+			}
+		}
+		named := false
+		d.Walk(func(c *node) bool {
+			if c.kind == identExpr && params[c.ident] != nil {
+				named = true
+			}
+			return !named
+		}, nil)
+		if named {
+			return nil
+		}
+		t, err := nodeType(fun.interp, sc, d)
+		if err != nil {
+			return nil
+		}
+		return t
+	}
+	fields := func(l *node) ([]*itype, bool) {
+		var types []*itype
+		for _, f := range l.child {
+			t := typeOf(f.lastChild())
+			if t == nil {
+				return nil, false
+			}
+			for range max(1, len(f.child)-1) {
+				types = append(types, t)
+			}
+		}
+		return types, true
+	}
+	d := spec.child[2]
+	if len(d.child) < 2 {
+		return nil
+	}
+	args, ok := fields(d.child[1])
+	if !ok {
+		return nil
+	}
+	var rets []*itype
+	if len(d.child) > 2 {
+		if rets, ok = fields(d.child[2]); !ok {
+			return nil
+		}
+	}
+	return funcOf(args, rets)
+}

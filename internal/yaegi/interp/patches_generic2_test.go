@@ -65,6 +65,24 @@ func label[T any, S ~string](x T) S { return S(fmt.Sprint("#", x)) }
 
 type Qty int
 
+type Mapper[T, U any] func(T) U
+
+type Pred[T any] func(T) bool
+
+func convert[T, U any](xs []T, f Mapper[T, U]) []U { return mapTo(xs, f) }
+
+func keep[T any](xs []T, p Pred[T]) []T {
+	var out []T
+	for _, x := range xs {
+		if p(x) {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+func positive[T ~int | ~float64](x T) bool { return x > 0 }
+
 var _, _, _ = cmp.Compare[int], slices.Max[[]int], strconv.Itoa
 
 func main() {
@@ -111,6 +129,8 @@ fmt.Println(g(5), h(1.25))`, want: "5 2.5\n"},
 var s func() string
 s = zero
 fmt.Printf("%v %q\n", z(), s())`, want: "0 \"\"\n"},
+		{name: "generic function type", body: `cs := convert([]string{"a"}, id)
+fmt.Printf("%T %v %v\n", cs, cs, keep([]Qty{-1, 2}, positive))`, want: "[]string [a] [2]\n"},
 		{name: "native func", body: `fmt.Println(mapTo([]int{1, 2}, strconv.Itoa))`, want: "[1 2]\n"},
 		{name: "partial for a typed var", body: `var f func(int) string = label[int]
 type Tag string
