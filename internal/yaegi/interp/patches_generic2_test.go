@@ -131,6 +131,13 @@ s = zero
 fmt.Printf("%v %q\n", z(), s())`, want: "0 \"\"\n"},
 		{name: "generic function type", body: `cs := convert([]string{"a"}, id)
 fmt.Printf("%T %v %v\n", cs, cs, keep([]Qty{-1, 2}, positive))`, want: "[]string [a] [2]\n"},
+		{name: "append of function values", body: `var fs []func(int) int
+fs = append(fs, double[int])
+fs = append(fs, id[int], func(x int) int { return -x })
+type Ops []func(float64) float64
+ops := append(Ops{}, double[float64])
+ss := append([]func(int) string{}, strconv.Itoa, label[int, string])
+fmt.Println(len(fs), fs[0](2), fs[1](2), fs[2](2), ops[0](1.5), ss[0](1), ss[1](2))`, want: "3 4 2 -2 3 1 #2\n"},
 		{name: "native func", body: `fmt.Println(mapTo([]int{1, 2}, strconv.Itoa))`, want: "[1 2]\n"},
 		{name: "partial for a typed var", body: `var f func(int) string = label[int]
 type Tag string
