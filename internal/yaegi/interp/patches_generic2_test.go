@@ -137,7 +137,12 @@ fs = append(fs, id[int], func(x int) int { return -x })
 type Ops []func(float64) float64
 ops := append(Ops{}, double[float64])
 ss := append([]func(int) string{}, strconv.Itoa, label[int, string])
-fmt.Println(len(fs), fs[0](2), fs[1](2), fs[2](2), ops[0](1.5), ss[0](1), ss[1](2))`, want: "3 4 2 -2 3 1 #2\n"},
+fmt.Println(len(fs), fs[0](2), fs[1](2), fs[2](2), ops[0](1.5), ss[0](1), ss[1](2))
+var vs []any
+vs = append(vs, strconv.Itoa, double[int])
+vs = append(vs, id[string])
+g, ok := vs[1].(func(int) int)
+fmt.Println(vs[0].(func(int) string)(7), g(4), ok, vs[2].(func(string) string)("s"))`, want: "3 4 2 -2 3 1 #2\n7 8 true s\n"},
 		{name: "native func", body: `fmt.Println(mapTo([]int{1, 2}, strconv.Itoa))`, want: "[1 2]\n"},
 		{name: "partial for a typed var", body: `var f func(int) string = label[int]
 type Tag string

@@ -4241,7 +4241,7 @@ func _append(n *node) {
 				values[i] = genInterfaceWrapper(arg, elem.rtype)
 			case arg.typ.untyped:
 				values[i] = genValueAs(arg, n.child[1].typ.TypeOf().Elem())
-			case isFuncSrc(elem): // toolscript patch 119: a named function, an instance, as the function value
+			case isFuncSrc(elem) || isEmptyInterface(elem) && arg.typ != nil && arg.typ.cat == funcT: // toolscript patch 119: a named function, an instance, as the function value
 				values[i] = genFuncValue(arg)
 			default:
 				values[i] = genValue(arg)
@@ -4265,7 +4265,7 @@ func _append(n *node) {
 			value0 = genInterfaceWrapper(n.child[2], elem.rtype)
 		case n.child[2].typ.untyped:
 			value0 = genValueAs(n.child[2], n.child[1].typ.TypeOf().Elem())
-		case isFuncSrc(elem): // toolscript patch 119: a named function, an instance, as the function value
+		case isFuncSrc(elem) || isEmptyInterface(elem) && n.child[2].typ != nil && n.child[2].typ.cat == funcT: // toolscript patch 119: a named function, an instance, as the function value
 			value0 = genFuncValue(n.child[2])
 		default:
 			value0 = genValue(n.child[2])
