@@ -280,7 +280,7 @@ func genericFuncDef(fun, x *node) *itype {
 			if t == nil {
 				return nil, false
 			}
-			for range max(1, len(f.child)-1) {
+			for k := 0; k < max(1, len(f.child)-1); k++ { // upstream builds as go1.21
 				types = append(types, t)
 			}
 		}
