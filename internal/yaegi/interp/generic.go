@@ -612,16 +612,16 @@ func inferTypes(sc *scope, n, fun *node, explicit []*itype, args []*node, spread
 			if f.done {
 				continue
 			}
-			t := funcArgInstanceType(sc, f.arg, f.param, bound, isParam)
+			t := funcArgInstanceType(sc, f.arg, f.param, bound, isParam) // toolscript patch 119
 			if t == nil {
 				continue
 			}
-			f.done, progress = true, true
+			f.done, progress = true, true // toolscript patch 119
 			if err := unify(f.param, t, f.arg); err != nil {
 				return nil, err
 			}
 		}
-		if err := cores(); err != nil {
+		if err := cores(); err != nil { // toolscript patch 119
 			return nil, err
 		}
 	}

@@ -15,7 +15,7 @@ import "reflect"
 // arguments, by its instance for a destination of type want, a function
 // type. It does nothing for another source or another destination type.
 func (interp *Interpreter) instantiateFor(sc *scope, src *node, want *itype, importPath, pkgName string) error {
-	if want == nil || src.typ == nil || !isGeneric(src.typ) || !genericName(src) {
+	if want == nil || src.typ == nil || !isGeneric(src.typ) || !genericName(src) { // toolscript patch 119: f[T] too
 		return nil
 	}
 	for want.cat == linkedT && want.val != nil {
@@ -43,7 +43,7 @@ func (interp *Interpreter) instantiateFor(sc *scope, src *node, want *itype, imp
 		}
 	}
 	fun := src.typ.node.anc
-	types, err := inferFuncValue(sc, src, explicitTypeArgs(src), params, rets)
+	types, err := inferFuncValue(sc, src, explicitTypeArgs(src), params, rets) // toolscript patch 119
 	if err != nil {
 		return err
 	}
