@@ -6,7 +6,8 @@
 // ErrorContext of the embedded *parse.Tree). The standard Template stays
 // in an unexported field, so neither a script nor a template executing
 // with any data (text/template calls exported methods by reflection) can
-// reach the methods left out. Everything else is the standard package's own code.
+// reach the methods left out. Everything else is the standard package's
+// own code, but for the printf function of templates (printf.go).
 package template
 
 import (
@@ -56,8 +57,10 @@ func wrapNew(t *template.Template) *Template {
 	return (&family{of: map[*template.Template]*Template{}}).wrap(t)
 }
 
-// New allocates a new, undefined template with the given name.
-func New(name string) *Template { return wrapNew(template.New(name)) }
+// New allocates a new, undefined template with the given name. Its
+// printf, and that of the templates associated with it, is fmt.Sprintf
+// failing where fmt would print a type's name (printf.go).
+func New(name string) *Template { return wrapNew(template.New(name).Funcs(funcs)) }
 
 // Must panics if err is non-nil and returns t otherwise, as
 // text/template.Must does.
