@@ -3,23 +3,29 @@ package template
 import (
 	"fmt"
 	"reflect"
+	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
 // The printf of scripts' templates. A template reaches a script's values
 // as the interpreter's representations of them: a value of a script type
 // Row is a value of an unnamed struct type, one of type Celsius (a
-// float64) a float64. fmt names a value's type in %T, in %#v (of a
-// struct, slice, map, pointer, ...) and after the verbs of a format that
-// leaves arguments over (%!(EXTRA T=v)), so text/template's printf
-// printed "struct { Name string }" where Go prints "main.Row". Every
-// template a script makes has this printf instead of the builtin: it is
-// fmt.Sprintf, except that a format with a %T verb (any flags, width or
-// argument index), with a %#v verb whose argument is not a boolean, a
-// number, a string or nil (those print the same whatever their type), or
-// that leaves arguments over, fails the template's execution with an
-// error saying so. A printf of the script's own (Funcs) replaces it: it
-// runs in the interpreter, whose fmt names the script's types.
+// float64) a float64, and an unexported field name is exported as X and
+// the name. fmt names a value's type in %T, in %#v (of a struct, slice,
+// map, pointer, ...), for a verb that does not print a value's kind
+// (%!d(main.Name=a)) and after the verbs of a format that leaves
+// arguments over (%!(EXTRA main.Row={a})), and %+v names fields, so
+// text/template's printf printed "struct { Name string }" where Go prints
+// "main.Row". Every template a script makes has this printf instead of
+// the builtin: it is fmt.Sprintf, except that it fails the template's
+// execution, with an error saying why, for a format with a %T verb (any
+// flags, width or argument index), with a %#v verb whose argument is not
+// a boolean, a number, a string or nil (those print the same whatever
+// their type), with a verb fmt cannot print a value it reaches with, or
+// with %+v of a value that reaches a renamed field, and for one that
+// leaves arguments over. A printf of the script's own (Funcs) replaces
+// it: it runs in the interpreter, whose fmt names the script's types.
 
 // funcs are the functions every template a script makes starts with.
 var funcs = FuncMap{"printf": printf}
@@ -35,7 +41,7 @@ func printf(format string, args ...any) (string, error) {
 
 // checkFormat walks format as fmt's Sprintf does with args, and returns
 // an error for a verb, or arguments left over, that fmt would print with
-// an argument's type name.
+// an argument's type name or a renamed field's name.
 func checkFormat(format string, args []any) error {
 	end := len(format)
 	argNum := 0
@@ -47,13 +53,15 @@ func checkFormat(format string, args []any) error {
 		}
 		start := i
 		i++
-		sharp, good := false, true
+		sharp, plus, good := false, false, true
 	flags:
 		for ; i < end; i++ {
 			switch format[i] {
 			case '#':
 				sharp = true
-			case '0', '+', '-', ' ':
+			case '+':
+				plus = true
+			case '0', '-', ' ':
 			default:
 				break flags
 			}
@@ -121,6 +129,14 @@ func checkFormat(format string, args []any) error {
 			if k := kindOf(args[argNum]); k != "" {
 				return fmt.Errorf("printf's %%#v in a template is not supported of a %s (%s in format %q): the template sees script values as the interpreter's representations, without their types' names; %%#v prints a boolean, a number or a string", k, format[start:i], format)
 			}
+		case verb == 'v' && plus:
+			if w := (printWalk{verb: verb, plus: true}); !w.arg(args[argNum]) {
+				return fmt.Errorf("printf's %%+v in a template is not supported of a value with a script struct's unexported field (%s in format %q): the template sees the field renamed (%s)", format[start:i], format, w.bad)
+			}
+		case verb != 'v':
+			if w := (printWalk{verb: verb}); !w.arg(args[argNum]) {
+				return fmt.Errorf("printf's %s in a template is not supported of a value of type %s (in format %q): fmt prints the value with its type's name (%%!%c(%s=...)), and the template sees script values as the interpreter's representations", format[start:i], w.bad, format, verb, w.bad)
+			}
 		}
 		argNum++
 	}
@@ -132,6 +148,141 @@ func checkFormat(format string, args []any) error {
 		}
 	}
 	return nil
+}
+
+// printWalk walks a value as fmt prints it with one verb, and finds what
+// fmt would print with a type's name: a value of a kind the verb does not
+// print (%!d(string=a)), or, for %+v, a struct field that holds a script
+// struct's unexported field (the interpreter's representation exports it
+// as X and its name, with a json:"-" tag).
+type printWalk struct {
+	verb rune
+	plus bool
+	bad  string // the value's type, or the field, found
+}
+
+// maxPrintDepth bounds the walk: a value nested deeper fails the call.
+const maxPrintDepth = 10000
+
+// arg walks an argument of printf as fmt's printArg prints it, and
+// reports whether fmt prints it without the names the walk looks for.
+func (w *printWalk) arg(a any) bool {
+	if a == nil {
+		return true // %!d(<nil>)
+	}
+	if w.verb == 'p' {
+		switch reflect.ValueOf(a).Kind() {
+		case reflect.Chan, reflect.Func, reflect.Map, reflect.Pointer, reflect.Slice, reflect.UnsafePointer:
+			return true
+		}
+		w.bad = reflect.TypeOf(a).String()
+		return false
+	}
+	return w.value(reflect.ValueOf(a), 0)
+}
+
+// methods reports whether fmt prints a with one of its methods, as fmt's
+// handleMethods does, or fails it (%w, which Sprintf does not wrap).
+func (w *printWalk) methods(a any) (handled, ok bool) {
+	if w.verb == 'w' {
+		w.bad = reflect.TypeOf(a).String()
+		return true, false
+	}
+	if _, is := a.(fmt.Formatter); is {
+		return true, true
+	}
+	switch w.verb {
+	case 'v', 's', 'x', 'X', 'q':
+		switch a.(type) {
+		case error, fmt.Stringer:
+			return true, true
+		}
+	}
+	return false, true
+}
+
+// value walks v as fmt's printValue prints it at depth.
+func (w *printWalk) value(v reflect.Value, depth int) bool {
+	if depth > maxPrintDepth {
+		w.bad = v.Type().String() + " nested deeper than the template's printf walks"
+		return false
+	}
+	if v.IsValid() && v.CanInterface() {
+		if handled, ok := w.methods(v.Interface()); handled {
+			return ok
+		}
+	}
+	accepts := func(verbs string) bool {
+		if strings.ContainsRune(verbs, w.verb) {
+			return true
+		}
+		w.bad = v.Type().String()
+		return false
+	}
+	switch v.Kind() {
+	case reflect.Invalid:
+		return true
+	case reflect.Bool:
+		return accepts("tv")
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return accepts("vdboOxXcqU")
+	case reflect.Float32, reflect.Float64, reflect.Complex64, reflect.Complex128:
+		return accepts("vbgGxXfFeE")
+	case reflect.String:
+		return accepts("vsxXq")
+	case reflect.Map:
+		iter := v.MapRange()
+		for iter.Next() {
+			if !w.value(iter.Key(), depth+1) || !w.value(iter.Value(), depth+1) {
+				return false
+			}
+		}
+		return true
+	case reflect.Struct:
+		t := v.Type()
+		for i := range v.NumField() {
+			if f := t.Field(i); w.plus && renamed(f) {
+				w.bad = f.Name + " for " + f.Name[1:]
+				return false
+			}
+			if !w.value(v.Field(i), depth+1) {
+				return false
+			}
+		}
+		return true
+	case reflect.Interface:
+		return w.value(v.Elem(), depth+1)
+	case reflect.Array, reflect.Slice:
+		if strings.ContainsRune("sqxX", w.verb) && v.Type().Elem().Kind() == reflect.Uint8 {
+			return true
+		}
+		for i := range v.Len() {
+			if !w.value(v.Index(i), depth+1) {
+				return false
+			}
+		}
+		return true
+	case reflect.Pointer:
+		if depth == 0 && !v.IsNil() {
+			switch v.Elem().Kind() {
+			case reflect.Array, reflect.Slice, reflect.Struct, reflect.Map:
+				return w.value(v.Elem(), depth+1)
+			}
+		}
+	}
+	return accepts("vpbodxX") // fmt's fmtPointer: chans, funcs, pointers
+}
+
+// renamed reports whether f is the interpreter's representation of a
+// script struct's unexported field: X and the field's name, tagged
+// json:"-".
+func renamed(f reflect.StructField) bool {
+	if len(f.Name) < 2 || f.Name[0] != 'X' || f.Tag.Get("json") != "-" {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(f.Name[1:])
+	return !unicode.IsUpper(r)
 }
 
 // kindOf returns "" for a value that %#v prints the same whatever its

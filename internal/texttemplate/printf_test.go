@@ -21,6 +21,13 @@ type goStringer int
 
 func (goStringer) GoString() string { return "gs" }
 
+// hidden stands for the representation of a script struct with an
+// unexported field name.
+type hidden struct {
+	Xname string `json:"-"`
+	N     int
+}
+
 // TestPrintf_TypeNames checks that printf fails where fmt would print an
 // argument's type name (a script type's would be its representation's),
 // and prints as text/template's printf everywhere else.
@@ -51,6 +58,28 @@ func TestPrintf_TypeNames(t *testing.T) {
 		{"extra argument", `{{printf "%d" 1 .}}`, row{"a"}, `printf in a template with arguments its format "%d" does not use is not supported`},
 		{"extra argument without verbs", `{{printf "x" .}}`, 1, "does not use"},
 
+		{"bad verb", `{{printf "%s" .}}`, 5, "printf's %s in a template is not supported of a value of type int"},
+		{"bad verb in a field", `{{printf "%d" .}}`, row{"a"}, "of a value of type string"},
+		{"bad verb in a map in any", `{{printf "%x" .}}`, map[string]any{"a": []any{true}}, "of a value of type bool"},
+		{"bad verb of a nil pointer", `{{printf "%s" .}}`, (*row)(nil), "of a value of type *struct { Name string }"},
+		{"bad verb behind a pointer in a field", `{{printf "%s" .}}`, struct{ P *int }{new(int)}, "of a value of type *int"},
+		{"p of a struct", `{{printf "%p" .}}`, row{"a"}, "of a value of type struct { Name string }"},
+		{"w", `{{printf "%w" .}}`, fmt.Errorf("e"), "printf's %w in a template"},
+		{"plus v of an unexported field", `{{printf "%+v" .}}`, []hidden{{"a", 1}}, "printf's %+v in a template is not supported of a value with a script struct's unexported field (%+v in format \"%+v\"): the template sees the field renamed (Xname for name)"},
+		{"plus v of an unexported field in any", `{{printf "%v %+v" 1 .}}`, map[string]any{"k": hidden{}}, "renamed (Xname for name)"},
+		{"v of an unexported field", `{{printf "%v" .}}`, hidden{"a", 1}, ""},
+		{"plus v of an exported X field", `{{printf "%+v" .}}`, struct{ Xname, XName string }{"a", "b"}, ""},
+		{"d of a struct of numbers", `{{printf "%d" .}}`, struct {
+			A int
+			B []uint8
+			C map[string]float32
+		}{1, []uint8{2}, nil}, ""},
+		{"x of bytes and strings", `{{printf "%x %X %q" .B .S .B}}`, map[string]any{"B": []byte("hi"), "S": "s"}, ""},
+		{"s of a Stringer and an error", `{{printf "%s %s %d" .D .E .D}}`, map[string]any{"D": time.Second, "E": fmt.Errorf("e")}, ""},
+		{"d of a time", `{{printf "%d" .}}`, time.Unix(0, 0).UTC(), ""},
+		{"s of a nil", `{{printf "%s %d" nil .n}}`, map[string]any{"n": nil}, ""},
+		{"plus v of a pointer held below", `{{printf "%+v" .}}`, map[string]any{"k": &hidden{}}, ""},
+		{"p of a pointer", `{{printf "%t" (eq (printf "%p" .) "")}}`, &row{}, ""},
 		{"sharp v of a float", `{{printf "%#v" .}}`, 1.5, ""},
 		{"sharp v of a string, bool, uint", `{{printf "%#v %#v %#v" .Name true 7}}`, row{"a"}, ""},
 		{"sharp v of a duration", `{{printf "%#v" .}}`, time.Duration(5), ""},
