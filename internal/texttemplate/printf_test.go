@@ -158,3 +158,57 @@ func TestPrintf_Association(t *testing.T) {
 	require.NoError(t, root.ExecuteTemplate(&b, "d", 1))
 	assert.Equal(t, "%T1", b.String())
 }
+
+// zzqStruct, zzqInt and zzqHidden are named types whose names printf's
+// output must never hold: they stand for script types whose
+// representations would print other names.
+type (
+	zzqStruct struct {
+		A int
+		S string
+	}
+	zzqInt    int
+	zzqHidden struct {
+		Xzzq int `json:"-"`
+	}
+)
+
+// TestPrintf_NeverNamesTypes formats generated formats with arguments of
+// named types: where printf does not fail, its output names none of them
+// (and no renamed field), as fmt itself would print them.
+func TestPrintf_NeverNamesTypes(t *testing.T) {
+	pieces := []string{"%", "%", "%", "#", "+", "-", " ", "0", "[1]", "[2]", "[3]", "[x]", "*", ".", "5", "12", "v", "v", "d", "s", "q", "x", "T", "p", "t", "w", "c", "g", "|"}
+	args := [][]any{
+		{zzqStruct{1, "a"}, zzqInt(2), 3},
+		{[]zzqInt{1}, map[string]any{"k": zzqStruct{}}, "s"},
+		{&zzqStruct{}, zzqHidden{1}, 1.5},
+		{zzqInt(1)},
+		{},
+	}
+	seed := uint64(1)
+	next := func(n int) int { // a fixed sequence: xorshift
+		seed ^= seed << 13
+		seed ^= seed >> 7
+		seed ^= seed << 17
+		return int(seed % uint64(n))
+	}
+	failed, printed := 0, 0
+	for range 20000 {
+		var b strings.Builder
+		for range 1 + next(8) {
+			b.WriteString(pieces[next(len(pieces))])
+		}
+		format := b.String()
+		a := args[next(len(args))]
+		out, err := template.Printf(format, a...)
+		if err != nil {
+			failed++
+			continue
+		}
+		printed++
+		require.NotContains(t, out, "zzq", "format %q args %#v", format, a)
+		require.Equal(t, fmt.Sprintf(format, a...), out)
+	}
+	assert.Greater(t, failed, 1000)
+	assert.Greater(t, printed, 1000)
+}

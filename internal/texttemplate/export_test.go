@@ -1,0 +1,4 @@
+package template
+
+// Printf is the templates' printf, for the tests.
+var Printf = printf
