@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"log"
@@ -111,14 +112,30 @@ func templateMethods() map[string]func(h Hooks, r reflect.Value) reflect.Value {
 	return map[string]func(h Hooks, r reflect.Value) reflect.Value{
 		"Execute": func(h Hooks, r reflect.Value) reflect.Value {
 			t := r.Interface().(*texttemplate.Template)
-			return reflect.ValueOf(func(w io.Writer, data any) error { h.CheckTemplate(data); return t.Execute(w, data) })
+			return reflect.ValueOf(func(w io.Writer, data any) error {
+				h.CheckTemplate(data)
+				return failUnsupported(t.Execute(w, data))
+			})
 		},
 		"ExecuteTemplate": func(h Hooks, r reflect.Value) reflect.Value {
 			t := r.Interface().(*texttemplate.Template)
 			return reflect.ValueOf(func(w io.Writer, name string, data any) error {
 				h.CheckTemplate(data)
-				return t.ExecuteTemplate(w, name, data)
+				return failUnsupported(t.ExecuteTemplate(w, name, data))
 			})
 		},
 	}
+}
+
+// failUnsupported returns err, the error of a template's execution, or
+// panics with it when a printf of the template could not print as Go
+// does (texttemplate.UnsupportedError): the script fails at its Execute
+// call even if it ignores the error, instead of printing output cut
+// short.
+func failUnsupported(err error) error {
+	var u *texttemplate.UnsupportedError
+	if errors.As(err, &u) {
+		panic(err)
+	}
+	return err
 }

@@ -27,6 +27,19 @@ import (
 // leaves arguments over. A printf of the script's own (Funcs) replaces
 // it: it runs in the interpreter, whose fmt names the script's types.
 
+// UnsupportedError is the error of a printf in a template that fmt
+// would print with a type's or a renamed field's name. Execute's wrapper
+// for scripts (package policy) makes it a run-time panic of the script,
+// so that a script that ignores Execute's error does not get the output
+// cut short without a word.
+type UnsupportedError struct{ msg string }
+
+func (e *UnsupportedError) Error() string { return e.msg }
+
+func unsupported(format string, args ...any) error {
+	return &UnsupportedError{msg: fmt.Sprintf(format, args...)}
+}
+
 // funcs are the functions every template a script makes starts with.
 var funcs = FuncMap{"printf": printf}
 
@@ -122,20 +135,20 @@ func checkFormat(format string, args []any) error {
 		i += size
 		switch {
 		case verb == 'T':
-			return fmt.Errorf("printf's %%T in a template is not supported (%s in format %q): the template sees script values as the interpreter's representations, without their types' names", format[start:i], format)
+			return unsupported("printf's %%T in a template is not supported (%s in format %q): the template sees script values as the interpreter's representations, without their types' names", format[start:i], format)
 		case verb == '%' || !good || argNum >= len(args):
 			continue
 		case verb == 'v' && sharp:
 			if k := kindOf(args[argNum]); k != "" {
-				return fmt.Errorf("printf's %%#v in a template is not supported of a %s (%s in format %q): the template sees script values as the interpreter's representations, without their types' names; %%#v prints a boolean, a number or a string", k, format[start:i], format)
+				return unsupported("printf's %%#v in a template is not supported of a %s (%s in format %q): the template sees script values as the interpreter's representations, without their types' names; %%#v prints a boolean, a number or a string", k, format[start:i], format)
 			}
 		case verb == 'v' && plus:
 			if w := (printWalk{verb: verb, plus: true}); !w.arg(args[argNum]) {
-				return fmt.Errorf("printf's %%+v in a template is not supported of a value with a script struct's unexported field (%s in format %q): the template sees the field renamed (%s)", format[start:i], format, w.bad)
+				return unsupported("printf's %%+v in a template is not supported of a value with a script struct's unexported field (%s in format %q): the template sees the field renamed (%s)", format[start:i], format, w.bad)
 			}
 		case verb != 'v':
 			if w := (printWalk{verb: verb}); !w.arg(args[argNum]) {
-				return fmt.Errorf("printf's %s in a template is not supported of a value of type %s (in format %q): fmt prints the value with its type's name (%%!%c(%s=...)), and the template sees script values as the interpreter's representations", format[start:i], w.bad, format, verb, w.bad)
+				return unsupported("printf's %s in a template is not supported of a value of type %s (in format %q): fmt prints the value with its type's name (%%!%c(%s=...)), and the template sees script values as the interpreter's representations", format[start:i], w.bad, format, verb, w.bad)
 			}
 		}
 		argNum++
@@ -143,7 +156,7 @@ func checkFormat(format string, args []any) error {
 	if !reordered && argNum < len(args) {
 		for _, a := range args[argNum:] {
 			if a != nil {
-				return fmt.Errorf("printf in a template with arguments its format %q does not use is not supported: fmt names their types (%%!(EXTRA ...)), and the template sees script values as the interpreter's representations", format)
+				return unsupported("printf in a template with arguments its format %q does not use is not supported: fmt names their types (%%!(EXTRA ...)), and the template sees script values as the interpreter's representations", format)
 			}
 		}
 	}
