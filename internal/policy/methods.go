@@ -6,6 +6,7 @@ import (
 	"io"
 	"log"
 	"reflect"
+	"strings"
 	"sync"
 
 	texttemplate "github.com/toolscript/toolscript/internal/texttemplate"
@@ -128,14 +129,20 @@ func templateMethods() map[string]func(h Hooks, r reflect.Value) reflect.Value {
 }
 
 // failUnsupported returns err, the error of a template's execution, or
-// panics with it when a printf of the template could not print as Go
-// does (texttemplate.UnsupportedError): the script fails at its Execute
-// call even if it ignores the error, instead of printing output cut
-// short.
+// panics with it when the template could not run as Go runs it: a printf
+// that could not print as Go does (texttemplate.UnsupportedError), or a
+// field the template could not find, which may be a method of a script
+// type (the template sees the type's representation, without its
+// methods). The script fails at its Execute call even if it ignores the
+// error, instead of printing output cut short.
 func failUnsupported(err error) error {
 	var u *texttemplate.UnsupportedError
 	if errors.As(err, &u) {
 		panic(err)
+	}
+	var x texttemplate.ExecError
+	if errors.As(err, &x) && strings.Contains(x.Error(), "can't evaluate field ") {
+		panic(fmt.Errorf("%w (a method of a script type is not seen by a template)", err))
 	}
 	return err
 }
