@@ -1991,6 +1991,15 @@ func callBin(n *node) {
 		callFn = func(_ reflect.Value, in []reflect.Value) []reflect.Value { return direct(in) }
 	}
 
+	if fix := jsonErrorFix(n); fix != nil { // toolscript patch 132
+		call := callFn
+		callFn = func(v reflect.Value, in []reflect.Value) []reflect.Value {
+			out := call(v, in)
+			fix(out)
+			return out
+		}
+	}
+
 	for i, c := range child {
 		switch {
 		case isBinCall(c, c.scope):
