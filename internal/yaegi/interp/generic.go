@@ -545,22 +545,6 @@ func inferTypes(sc *scope, n, fun *node, explicit []*itype, args []*node, spread
 		}
 	}
 
-	// Untyped constants: the default type of the largest kind among them.
-	for i, uts := range untyped {
-		if bound[i] != nil || len(uts) == 0 {
-			continue
-		}
-		best := uts[0]
-		for _, t := range uts[1:] {
-			if untypedRank(t) > untypedRank(best) {
-				best = t
-			}
-		}
-		if best.cat == boolT || best.cat == stringT || untypedRank(best) > 0 {
-			bound[i] = sc.getType(best.name)
-		}
-	}
-
 	// Core types of the constraints, until nothing changes.
 	cores := func() error { // toolscript patch 119: run again after each generic function argument
 		for changed := true; changed; {
@@ -605,25 +589,59 @@ func inferTypes(sc *scope, n, fun *node, explicit []*itype, args []*node, spread
 	// parameter's type in turn, until nothing changes: mapTo([]int{1},
 	// id) infers id's T as int from func(T) U with T int, then U as int
 	// from id's instance func(int) int.
-	for progress := true; progress && slices.Contains(bound, nil); {
-		progress = false
-		for k := range funcArgs {
-			f := &funcArgs[k]
-			if f.done {
-				continue
+	funcArgsPass := func() error { // toolscript patch 133: before and after the untyped constants' defaults
+		for progress := true; progress && slices.Contains(bound, nil); {
+			progress = false
+			for k := range funcArgs {
+				f := &funcArgs[k]
+				if f.done {
+					continue
+				}
+				t := funcArgInstanceType(sc, f.arg, f.param, bound, isParam) // toolscript patch 119
+				if t == nil {
+					continue
+				}
+				f.done, progress = true, true // toolscript patch 119
+				if err := unify(f.param, t, f.arg); err != nil {
+					return err
+				}
 			}
-			t := funcArgInstanceType(sc, f.arg, f.param, bound, isParam) // toolscript patch 119
-			if t == nil {
-				continue
-			}
-			f.done, progress = true, true // toolscript patch 119
-			if err := unify(f.param, t, f.arg); err != nil {
-				return nil, err
+			if err := cores(); err != nil { // toolscript patch 119
+				return err
 			}
 		}
-		if err := cores(); err != nil { // toolscript patch 119
-			return nil, err
+		return nil
+	} // toolscript patch 133
+	if err := funcArgsPass(); err != nil { // toolscript patch 133
+		return nil, err
+	}
+	// Untyped constants: the default type of the largest kind among them,
+	// for a type parameter that nothing else gives a type, as Go does
+	// after the typed arguments and the constraints (slices.Index(fs, 2)
+	// with fs a []float64 is float64's) (toolscript patch 133).
+	defaults := func() { // toolscript patch 133
+		for i, uts := range untyped {
+			if bound[i] != nil || len(uts) == 0 {
+				continue
+			}
+			best := uts[0]
+			for _, t := range uts[1:] {
+				if untypedRank(t) > untypedRank(best) {
+					best = t
+				}
+			}
+			if best.cat == boolT || best.cat == stringT || untypedRank(best) > 0 {
+				bound[i] = sc.getType(best.name)
+			}
 		}
+	} // toolscript patch 133
+
+	defaults()                      // toolscript patch 133
+	if err := cores(); err != nil { // toolscript patch 133
+		return nil, err
+	}
+	if err := funcArgsPass(); err != nil { // toolscript patch 133
+		return nil, err
 	}
 
 	for i, t := range bound {
