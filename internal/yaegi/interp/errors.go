@@ -9,6 +9,7 @@ import (
 	"go/scanner"
 	"go/token"
 	"reflect"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -37,6 +38,9 @@ const (
 	// KindNilDereference is a nil pointer dereference at run time
 	// (toolscript patch 37).
 	KindNilDereference
+	// KindUnhashable is a map key of a type that cannot be hashed (a
+	// slice in an interface) at run time (toolscript patch 134).
+	KindUnhashable
 )
 
 // Error is an error of the interpreter at a node of the script: a compile
@@ -223,6 +227,8 @@ type RuntimeError struct {
 	Index    int64
 	Length   int
 	Unsigned bool
+	// Type is the key's type of KindUnhashable (toolscript patch 134).
+	Type string
 }
 
 // RuntimeError marks a RuntimeError as Go's run-time errors are marked.
@@ -243,6 +249,8 @@ func (e *RuntimeError) Error() string {
 		return "runtime error: index out of range [" + i + "] with length " + strconv.Itoa(e.Length)
 	case KindNilDereference:
 		return "runtime error: invalid memory address or nil pointer dereference"
+	case KindUnhashable: // toolscript patch 134
+		return "runtime error: hash of unhashable type " + e.Type
 	}
 	return "runtime error"
 }
@@ -269,4 +277,44 @@ func runtimePanic(r interface{}) interface{} {
 		return &RuntimeError{Kind: KindNilDereference}
 	}
 	return r
+}
+
+// unhashablePanic is runtimePanic for a panic that started at node n: a
+// map store through reflect panics with the message of the runtime's map
+// code, "hash of unhashable type: []int", where compiled code panics
+// with "runtime error: hash of unhashable type []int" (a map read or
+// delete gives the first in Go too) (toolscript patch 134).
+func unhashablePanic(r interface{}, n *node) interface{} {
+	re, ok := r.(runtime.Error)
+	if !ok || n == nil {
+		return r
+	}
+	t, found := strings.CutPrefix(re.Error(), "hash of unhashable type: ")
+	if !found {
+		return r
+	}
+	if n.kind == compositeLitExpr || n.kind == indexExpr && isMapStore(n) {
+		return &RuntimeError{Kind: KindUnhashable, Type: t}
+	}
+	return r
+}
+
+// isMapStore tells whether n, an index expression, is what an assignment
+// or an increment stores to.
+func isMapStore(n *node) bool {
+	a := n.anc
+	if a == nil {
+		return false
+	}
+	switch a.kind {
+	case incDecStmt:
+		return len(a.child) > 0 && a.child[0] == n
+	case assignStmt, assignXStmt:
+		for _, c := range a.child[:max(1, len(a.child)/2)] {
+			if c == n {
+				return true
+			}
+		}
+	}
+	return false
 }

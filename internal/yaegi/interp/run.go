@@ -289,6 +289,7 @@ func runCfg(n *node, f *frame, funcNode, callNode *node) {
 			// toolscript patch 37: Go's run-time error for reflect's
 			// panic on a nil pointer, before the script may recover it.
 			f.recovered = runtimePanic(f.recovered)
+			f.recovered = unhashablePanic(f.recovered, originalExecNode(n, exec)) // toolscript patch 134
 			// toolscript patch 3: remember where the panic started (the
 			// innermost frame sees it first), before deferred functions
 			// may recover it.
@@ -2548,6 +2549,19 @@ func getIndexMap(n *node) {
 }
 
 // getIndexMap2 retrieves map value from index and set status.
+// mapKeyIsInterface tells whether t is a map type with keys of an
+// interface type (toolscript patch 134).
+func mapKeyIsInterface(t *itype) bool {
+	if t == nil {
+		return false
+	}
+	if t.cat == mapT {
+		return t.key != nil && isInterface(t.key)
+	}
+	rt := t.TypeOf()
+	return rt != nil && rt.Kind() == reflect.Map && rt.Key().Kind() == reflect.Interface
+}
+
 func getIndexMap2(n *node) {
 	dest := genValue(n.anc.child[0])   // result
 	value0 := genValue(n.child[0])     // map
@@ -2556,11 +2570,22 @@ func getIndexMap2(n *node) {
 	doValue := n.anc.child[0].ident != "_"
 	doStatus := n.anc.child[1].ident != "_"
 
-	if !doValue && !doStatus {
+	if !doValue && !doStatus && !mapKeyIsInterface(n.child[0].typ) { // toolscript patch 134
 		nop(n)
 		return
 	}
 	key := genMapKey(n.child[0].typ, n.child[1]) // toolscript patch 112
+	if !doValue && !doStatus { // toolscript patch 134: _, _ = m[k] hashes k, which may panic
+		index := genValue(n.child[1])
+		if key != nil {
+			index = key
+		}
+		n.exec = func(f *frame) bltn {
+			value0(f).MapIndex(index(f))
+			return next
+		}
+		return
+	}
 	if n.child[1].rval.IsValid() && key == nil { // constant map index
 		mi := n.child[1].rval
 		switch {
