@@ -2575,7 +2575,7 @@ func getIndexMap2(n *node) {
 		return
 	}
 	key := genMapKey(n.child[0].typ, n.child[1]) // toolscript patch 112
-	if !doValue && !doStatus { // toolscript patch 134: _, _ = m[k] hashes k, which may panic
+	if !doValue && !doStatus {                   // toolscript patch 134: _, _ = m[k] hashes k, which may panic
 		index := genValue(n.child[1])
 		if key != nil {
 			index = key
