@@ -141,8 +141,31 @@ func failUnsupported(err error) error {
 		panic(err)
 	}
 	var x texttemplate.ExecError
-	if errors.As(err, &x) && strings.Contains(x.Error(), "can't evaluate field ") {
+	if errors.As(err, &x) && mayBeScriptMethod(x.Error()) {
 		panic(fmt.Errorf("%w (a method of a script type is not seen by a template)", err))
 	}
 	return err
+}
+
+// mayBeScriptMethod tells whether msg, a template's execution error,
+// says that a field was not found in a type that may be a script type's
+// representation (a struct, map, slice or basic type without a name of
+// a Go package's): the field may be one of the script type's methods.
+// In a type of a Go package ("*template.Template") it is not there in Go
+// either.
+func mayBeScriptMethod(msg string) bool {
+	_, t, found := strings.Cut(msg, "can't evaluate field ")
+	if !found {
+		return false
+	}
+	_, t, found = strings.Cut(t, " in type ")
+	if !found {
+		return false
+	}
+	t = strings.TrimLeft(t, "*")
+	if strings.HasPrefix(t, "struct {") || strings.HasPrefix(t, "map[") || strings.HasPrefix(t, "[]") || strings.HasPrefix(t, "[") {
+		return true
+	}
+	name, _, _ := strings.Cut(t, " ")
+	return !strings.Contains(name, ".") // a predeclared type: the representation of a named one
 }
