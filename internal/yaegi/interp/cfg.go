@@ -872,7 +872,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 						// Skip optimisation for assigned interface.
 						break
 					}
-					if (isEmptyInterface(dest.typ) || dest.typ.cat == errorT) && len(src.typ.methods()) > 0 {
+					if (isEmptyInterface(dest.typ) || dest.typ.cat == errorT) && keepsMethods(src.typ) { // toolscript patch 118: a named type keeps its type
 						// toolscript patch 60: the value keeps its methods
 						// (var x any = T{} lost them: x.(error) failed).
 						break

@@ -280,14 +280,37 @@ func keepsMethods(t *itype) bool {
 	if t == nil || isBin(t) {
 		return false
 	}
-	if len(t.method) > 0 {
+	if len(t.method) > 0 || declaredNamed(t) { // toolscript patch 118: or a named type of the script
 		return true
 	}
 	switch t.cat {
 	case structT, ptrT, linkedT:
+		if t.cat == ptrT && declaredNamed(t.val) { // toolscript patch 118
+			return true
+		}
 		return len(t.methods()) > 0
 	}
 	return false
+}
+
+// declaredNamed tells whether t is a named type that the script declares
+// (type Status string, type Row struct{ ... }) or an instance of a
+// generic struct type of the script (Pair[int]), not an interface: a
+// value of it, or a pointer to one, converted to an interface keeps its
+// type as one of a type with methods does (toolscript patch 118; it was
+// held as its representation, so an assertion of string on any string
+// could not tell it from a Status). An alias is the type it names; a
+// type declared in a function body, which the interpreter names by its
+// representation, does not keep its type.
+func declaredNamed(t *itype) bool {
+	if t == nil || t.name == "" || t.path == "" || t.untyped || isBin(t) {
+		return false
+	}
+	switch t.cat {
+	case interfaceT, errorT, valueT, nilT, genericT, constraintT, comparableT, builtinT, binPkgT, srcPkgT:
+		return false
+	}
+	return !isInterface(t)
 }
 
 // keptType is keepsMethods(t), computed once per type and interpreter
