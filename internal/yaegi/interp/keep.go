@@ -30,19 +30,31 @@ func plainResult(v reflect.Value) reflect.Value {
 			v = reflect.ValueOf(p)
 		}
 	}
-	if p, changed := plainOf(v, 0); changed {
+	if p, changed := plainOf(v, 0, false); changed {
 		return p
 	}
 	return v
 }
 
 // plainOf is plainResult of v at depth; changed tells that the value
-// returned is a copy without records.
-func plainOf(v reflect.Value, depth int) (reflect.Value, bool) {
-	if depth > plainDepth || !v.IsValid() || !mayHoldRecord(v.Type(), 0) {
+// returned is a copy without records. follow copies what a pointer
+// points to when it holds records.
+func plainOf(v reflect.Value, depth int, follow bool) (reflect.Value, bool) {
+	if depth > plainDepth || !v.IsValid() || !mayHoldRecord(v.Type(), 0, follow) {
 		return v, false
 	}
 	switch v.Kind() {
+	case reflect.Ptr:
+		if v.IsNil() {
+			return v, false
+		}
+		e, changed := plainOf(v.Elem(), depth+1, follow)
+		if !changed {
+			return v, false
+		}
+		out := reflect.New(v.Type().Elem())
+		out.Elem().Set(e)
+		return out, true
 	case reflect.Interface:
 		if v.IsNil() {
 			return v, false
@@ -63,7 +75,7 @@ func plainOf(v reflect.Value, depth int) (reflect.Value, bool) {
 		if !e.IsValid() {
 			return reflect.Zero(v.Type()), changed
 		}
-		if p, ok := plainOf(e, depth+1); ok {
+		if p, ok := plainOf(e, depth+1, follow); ok {
 			e, changed = p, true
 		}
 		if !changed {
@@ -81,8 +93,8 @@ func plainOf(v reflect.Value, depth int) (reflect.Value, bool) {
 		}
 		var out reflect.Value
 		for it := v.MapRange(); it.Next(); {
-			k, kc := plainOf(it.Key(), depth+1)
-			e, ec := plainOf(it.Value(), depth+1)
+			k, kc := plainOf(it.Key(), depth+1, follow)
+			e, ec := plainOf(it.Value(), depth+1, follow)
 			if (kc || ec) && !out.IsValid() {
 				out = reflect.MakeMapWithSize(v.Type(), v.Len())
 				for it2 := v.MapRange(); it2.Next(); {
@@ -106,7 +118,7 @@ func plainOf(v reflect.Value, depth int) (reflect.Value, bool) {
 		}
 		var out reflect.Value
 		for i := 0; i < v.Len(); i++ {
-			e, ec := plainOf(v.Index(i), depth+1)
+			e, ec := plainOf(v.Index(i), depth+1, follow)
 			if !ec {
 				continue
 			}
@@ -130,7 +142,7 @@ func plainOf(v reflect.Value, depth int) (reflect.Value, bool) {
 			if !v.Type().Field(i).IsExported() {
 				continue
 			}
-			e, ec := plainOf(v.Field(i), depth+1)
+			e, ec := plainOf(v.Field(i), depth+1, follow)
 			if !ec {
 				continue
 			}
@@ -147,26 +159,62 @@ func plainOf(v reflect.Value, depth int) (reflect.Value, bool) {
 	return v, false
 }
 
-// mayHoldRecord tells whether a value of type t may hold a record without
-// a pointer's indirection: t is an interface type or a map, slice, array
-// or struct type (its exported fields) of one.
-func mayHoldRecord(t reflect.Type, depth int) bool {
+// mayHoldRecord tells whether a value of type t may hold a record (with
+// follow, through pointers too): t is an interface type or a map, slice,
+// array or struct type (its exported fields) of one.
+func mayHoldRecord(t reflect.Type, depth int, follow bool) bool {
 	if depth > plainDepth {
 		return false
 	}
 	switch t.Kind() {
 	case reflect.Interface:
 		return true
+	case reflect.Ptr:
+		return follow && mayHoldRecord(t.Elem(), depth+1, follow)
 	case reflect.Map:
-		return mayHoldRecord(t.Key(), depth+1) || mayHoldRecord(t.Elem(), depth+1)
+		return mayHoldRecord(t.Key(), depth+1, follow) || mayHoldRecord(t.Elem(), depth+1, follow)
 	case reflect.Slice, reflect.Array:
-		return mayHoldRecord(t.Elem(), depth+1)
+		return mayHoldRecord(t.Elem(), depth+1, follow)
 	case reflect.Struct:
 		for i := 0; i < t.NumField(); i++ {
-			if f := t.Field(i); f.IsExported() && mayHoldRecord(f.Type, depth+1) {
+			if f := t.Field(i); f.IsExported() && mayHoldRecord(f.Type, depth+1, follow) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// RecordHasMethods tells whether v, the interpreter's record of a script
+// value in an interface (IsRecord), is of a type with methods: a host
+// that calls a value's methods (a template) cannot use the value the
+// record holds, which has none (toolscript patch 118).
+func RecordHasMethods(v interface{}) bool {
+	vi, ok := v.(valueInterface)
+	if !ok || vi.node == nil {
+		return false
+	}
+	t := recordType(vi.node.typ)
+	return t != nil && hasMethods(t)
+}
+
+// Plain returns v, a value of the script a host reads, with the records
+// in its interfaces, maps, slices, arrays and struct fields replaced by
+// the values they hold (PlainValue), copying the containers that hold
+// them and what the pointers to them point to (toolscript patch 118).
+func Plain(v interface{}) interface{} {
+	if v == nil {
+		return nil
+	}
+	if p, ok := PlainValue(v); ok {
+		return Plain(p)
+	}
+	p, changed := plainOf(reflect.ValueOf(v), 0, true)
+	if !changed {
+		return v
+	}
+	if !p.IsValid() || !p.CanInterface() {
+		return v
+	}
+	return p.Interface()
 }

@@ -275,19 +275,27 @@ func embeddedViaPointer(t *itype, index []int) bool {
 // keepsMethods tells whether a value of type t converted to an empty
 // interface keeps its script type, for its methods: a script type whose
 // method set, with promoted methods, is not empty (toolscript patch 38;
-// upstream tested the type's own methods only).
+// upstream tested the type's own methods only), or a named type the
+// script declares and a pointer to one (toolscript patch 118).
 func keepsMethods(t *itype) bool {
 	if t == nil || isBin(t) {
 		return false
 	}
-	if len(t.method) > 0 || declaredNamed(t) { // toolscript patch 118: or a named type of the script
+	if declaredNamed(t) || t.cat == ptrT && declaredNamed(t.val) { // toolscript patch 118: a named type of the script, or a pointer to one
+		return true
+	}
+	return hasMethods(t)
+}
+
+// hasMethods tells whether the method set of t, a script type, with
+// promoted methods, is not empty (toolscript patch 118: what
+// keepsMethods tested before).
+func hasMethods(t *itype) bool {
+	if len(t.method) > 0 {
 		return true
 	}
 	switch t.cat {
 	case structT, ptrT, linkedT:
-		if t.cat == ptrT && declaredNamed(t.val) { // toolscript patch 118
-			return true
-		}
 		return len(t.methods()) > 0
 	}
 	return false
