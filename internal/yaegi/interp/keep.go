@@ -218,3 +218,69 @@ func Plain(v interface{}) interface{} {
 	}
 	return p.Interface()
 }
+
+// recordCycle tells whether v, the value of a record fmt converts for
+// printing, holds a slice or map inside itself through the interfaces,
+// records, slices, arrays, maps and struct fields that the conversion
+// follows (it does not follow pointers): the conversion would recurse
+// without end. A value of a type without methods whose fields hold
+// interfaces (type Node struct{ Children []any }) is such a record now
+// (toolscript patch 118).
+func recordCycle(v reflect.Value) bool {
+	if !v.IsValid() || !mayHoldRecord(v.Type(), 0, false) {
+		return false
+	}
+	return cycleIn(v, map[[2]uintptr]bool{}, 0)
+}
+
+func cycleIn(v reflect.Value, onPath map[[2]uintptr]bool, depth int) bool {
+	if depth > plainDepth || !v.IsValid() {
+		return false
+	}
+	switch v.Kind() {
+	case reflect.Interface:
+		if v.IsNil() {
+			return false
+		}
+		return cycleIn(v.Elem(), onPath, depth+1)
+	case reflect.Slice, reflect.Map:
+		if v.IsNil() || v.Len() == 0 || !mayHoldRecord(v.Type(), 0, false) {
+			return false
+		}
+		key := [2]uintptr{v.Pointer(), uintptr(v.Kind())}
+		if onPath[key] {
+			return true
+		}
+		onPath[key] = true
+		defer delete(onPath, key)
+		if v.Kind() == reflect.Map {
+			for it := v.MapRange(); it.Next(); {
+				if cycleIn(it.Key(), onPath, depth+1) || cycleIn(it.Value(), onPath, depth+1) {
+					return true
+				}
+			}
+			return false
+		}
+		for i := 0; i < v.Len(); i++ {
+			if cycleIn(v.Index(i), onPath, depth+1) {
+				return true
+			}
+		}
+	case reflect.Array:
+		for i := 0; i < v.Len(); i++ {
+			if cycleIn(v.Index(i), onPath, depth+1) {
+				return true
+			}
+		}
+	case reflect.Struct:
+		if v.Type() == valueInterfaceType && v.CanInterface() {
+			return cycleIn(v.Interface().(valueInterface).value, onPath, depth+1)
+		}
+		for i := 0; i < v.NumField(); i++ {
+			if cycleIn(v.Field(i), onPath, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
+}
