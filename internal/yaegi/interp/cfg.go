@@ -631,6 +631,10 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			default:
 				n.typ = typ
 				n.typ.name = typeName
+				if pkgName != "" && !isInterface(typ) { // toolscript patch 118: a local struct type is named as Go names it
+					n.typ.path = pkgName
+					n.typ.str = pkgName + "." + typeName
+				}
 			}
 			sc.sym[typeName] = &symbol{kind: typeSym, typ: n.typ}
 			interp.noteNamed(n.typ) // toolscript patch 89

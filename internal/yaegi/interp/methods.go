@@ -308,8 +308,7 @@ func hasMethods(t *itype) bool {
 // type as one of a type with methods does (toolscript patch 118; it was
 // held as its representation, so an assertion of string on any string
 // could not tell it from a Status). An alias is the type it names; a
-// type declared in a function body, which the interpreter names by its
-// representation, does not keep its type.
+// type declared in a function body is named as Go names it (main.Loc).
 func declaredNamed(t *itype) bool {
 	if t == nil || t.name == "" || t.path == "" || t.untyped || isBin(t) {
 		return false

@@ -55,6 +55,7 @@ func TestKeptNamedTypes(t *testing.T) {
 		{"%T and %#v", `xs := []any{Status("s"), Row{2}, Code(3), IDs{4}, Pair[int]{5, 6}, &Row{7}}; for _, x := range xs { fmt.Printf("%T %#v\n", x, x) }`,
 			"main.Status \"s\"\nmain.Row main.Row{N:2}\nmain.Code 3\nmain.IDs main.IDs{4}\nmain.Pair[int] main.Pair[int]{A:5, B:6}\n*main.Row &main.Row{N:7}"},
 		{"a generic instance in a function body", `var x any = Pair[string]{"a", "b"}; p, ok := x.(Pair[string]); fmt.Printf("%T %v %v\n", x, p.A, ok)`, "main.Pair[string] a true"},
+		{"a type declared in a function body", `type Loc struct{ Y int }; type LS string; var x, y any = Loc{1}, LS("a"); _, ok := x.(struct{ Y int }); l, ok2 := x.(Loc); _, ok3 := y.(string); fmt.Printf("%T %T %v %v %v %v\n", x, y, ok, l.Y, ok2, ok3)`, "main.Loc main.LS false 1 true false"},
 		{"a pointer", `st := Status("p"); var x any = &st; _, ok := x.(*string); sp, ok2 := x.(*Status); fmt.Println(ok, *sp, ok2)`, "false p true"},
 		{"paths into an interface", `ch := make(chan any, 1); ch <- Code(3); b := Box{}; b.V = Status("f"); f := func() any { return Row{4} }; xs := append([]any{}, Code(5)); fmt.Println(kind(<-ch), kind(b.V), kind(f()), kind(xs[0]), kind(Gen(Status("g"))), kind(Gen(Row{1})))`, "Code Status Row Code Status Row"},
 		{"an interface holds a copy", `st := Status("s"); var e any = st; st = "t"; r := Row{1}; var e2 any; e2 = r; r.N = 2; xs := []any{r}; r.N = 3; m := map[string]any{"r": r}; r.N = 4; fmt.Println(e, e2, xs, m, any(r))`, "s {1} [{2}] map[r:{3}] {4}"},
