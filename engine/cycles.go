@@ -75,8 +75,10 @@ type cycleWalk struct {
 	// ends the walk of its branch, a map or slice cycle is reported.
 	deep bool
 	// records tells that the walk met the interpreter's record of a
-	// script value held in an interface.
-	records bool
+	// script value of a type with methods held in an interface; plain,
+	// one of a type without methods, whose value alone prints as Go
+	// prints it.
+	records, plain bool
 }
 
 func (c *cycleWalk) enter(v reflect.Value) (key [2]uintptr, cycle bool) {
@@ -156,7 +158,11 @@ func (c *cycleWalk) walk(v reflect.Value, depth int) bool {
 			// interface: what it holds prints, not the interpreter's
 			// nodes (a template walked its syntax tree without end).
 			if p, ok := interp.PlainValue(v.Interface()); ok {
-				c.records = true
+				if interp.RecordHasMethods(v.Interface()) {
+					c.records = true
+				} else {
+					c.plain = true
+				}
 				return p != nil && c.walk(reflect.ValueOf(p), depth)
 			}
 		}
@@ -191,8 +197,10 @@ func (x *execution) checkBuiltinPrint(args []reflect.Value) {
 
 // checkTemplate ends the execution if a template's data holds a map or
 // slice inside itself: a template prints with fmt what its actions reach
-// in the data.
-func (x *execution) checkTemplate(data any) {
+// in the data. It returns the data the template executes: data, or a
+// copy whose interfaces hold the values of a script's types without
+// methods rather than the interpreter's records of them.
+func (x *execution) checkTemplate(data any) any {
 	c := cycleWalk{deep: true}
 	if data != nil && canCycle(reflect.TypeOf(data)) && c.walk(reflect.ValueOf(data), 0) {
 		x.limit(&LimitError{Limit: "MaxCallDepth", Value: int64(x.limits.MaxCallDepth),
@@ -203,4 +211,16 @@ func (x *execution) checkTemplate(data any) {
 		// it ({0xc000... {...}}), not as Go prints it.
 		panic(errors.New("text/template: data that holds a value of a script type with methods in an interface ([]any, map[string]any) is not supported by the interpreter; pass the values' fields or strings instead"))
 	}
+	if !c.plain {
+		return data
+	}
+	// A value of a type without methods prints as its value, which a
+	// copy holds; the copy does not follow pointers, so records a
+	// pointer reaches remain, and are refused.
+	data = interp.Plain(data)
+	left := cycleWalk{deep: true}
+	if left.walk(reflect.ValueOf(data), 0); data != nil && (left.records || left.plain) {
+		panic(errors.New("text/template: data that holds a value of a script type in an interface behind a pointer is not supported by the interpreter; pass the values' fields or strings instead"))
+	}
+	return data
 }

@@ -19,7 +19,7 @@ var _ policy.Hooks = hooks{}
 func (h hooks) Stdout() io.Writer                        { return h.x.stdout }
 func (h hooks) Stderr() io.Writer                        { return h.x.stderr }
 func (h hooks) CheckPrint(fn string, args []any)         { h.x.checkPrint(fn, args) }
-func (h hooks) CheckTemplate(data any)                   { h.x.checkTemplate(data) }
+func (h hooks) CheckTemplate(data any) any               { return h.x.checkTemplate(data) }
 func (h hooks) CheckAlloc(call string, size uint64)      { h.x.checkAlloc(call, size) }
 func (h hooks) MaxAllocBytes() int64                     { return h.x.limits.MaxAllocBytes }
 func (h hooks) CheckRepeat(unit, count int)              { h.x.checkRepeat(unit, count) }

@@ -51,3 +51,52 @@ fmt.Println(r, err)`
 	require.Len(t, got, 1)
 	assert.JSONEq(t, want, got[0])
 }
+
+// A value of a named script type without methods held in an interface is
+// the interpreter's record of it too (interp patch 118): a tool receives
+// the value itself, a string for type Status string, and so does the
+// host in the result; the script's assertions on a tool's plain strings
+// are not ambiguous.
+func TestToolArgs_MethodlessValuesInInterfaces(t *testing.T) {
+	var got []any
+	capture := projection.MustDirect("capture", func(_ context.Context, args map[string]any) (any, error) {
+		got = append(got, args["status"], args["list"].([]any)[0], args["row"])
+		return map[string]any{"name": "Ann"}, nil
+	}, "Records its arguments.")
+	ns := map[string]projection.ToolProjection{"capture": capture}
+	const code = `type Status string
+type Row struct{ Name string }
+rows := []map[string]any{{"status": Status("open")}}
+r, err := tools.Capture(map[string]any{"status": Status("x"), "list": []any{rows[0]["status"]}, "row": Row{"a"}})
+if err != nil {
+	fmt.Println(err)
+	return
+}
+name := r.(map[string]any)["name"].(string)
+_, isStatus := rows[0]["status"].(Status)
+fmt.Println(name, isStatus)
+result(map[string]any{"s": Status("v"), "rows": []any{Row{"b"}}})`
+	for _, rt := range []struct {
+		name string
+		run  func(context.Context, string, map[string]projection.ToolProjection, ...engine.Option) (engine.CodeResult, error)
+	}{
+		{"in-process", engine.New(engine.Config{}).Execute},
+		{"isolated", newIsolated(t, engine.IsolatedConfig{Workers: 1}).Execute},
+	} {
+		t.Run(rt.name, func(t *testing.T) {
+			got = nil
+			res, err := rt.run(context.Background(), code, ns)
+			require.NoError(t, err)
+			require.Equal(t, "Ann true\n", res.Stdout, res.Error)
+			require.Len(t, got, 3)
+			assert.Equal(t, "x", got[0])
+			assert.Equal(t, "open", got[1])
+			b, err := json.Marshal(got[2])
+			require.NoError(t, err)
+			assert.JSONEq(t, `{"Name":"a"}`, string(b))
+			b, err = json.Marshal(res.Value)
+			require.NoError(t, err)
+			assert.JSONEq(t, `{"s":"v","rows":[{"Name":"b"}]}`, string(b))
+		})
+	}
+}

@@ -29,9 +29,11 @@ type Hooks interface {
 	Stderr() io.Writer
 	// CheckPrint ends the execution when printing args would recurse
 	// without end (a map or slice that holds itself); fn names the
-	// call. CheckTemplate is CheckPrint for a template's data.
+	// call. CheckTemplate is CheckPrint for a template's data, and
+	// returns the data to execute the template with (the data, or a
+	// copy of it the interpreter's values print in as Go prints them).
 	CheckPrint(fn string, args []any)
-	CheckTemplate(data any)
+	CheckTemplate(data any) any
 	// CheckAlloc ends the execution when call would allocate size
 	// bytes, over MaxAllocBytes; MaxAllocBytes is that limit, negative
 	// for none. CheckRepeat bounds a Repeat of count units of unit bytes
@@ -236,7 +238,7 @@ type nopHooks struct{}
 func (nopHooks) Stdout() io.Writer                        { return io.Discard }
 func (nopHooks) Stderr() io.Writer                        { return io.Discard }
 func (nopHooks) CheckPrint(string, []any)                 {}
-func (nopHooks) CheckTemplate(any)                        {}
+func (nopHooks) CheckTemplate(data any) any               { return data }
 func (nopHooks) CheckAlloc(string, uint64)                {}
 func (nopHooks) MaxAllocBytes() int64                     { return -1 }
 func (nopHooks) CheckRepeat(int, int)                     {}

@@ -114,15 +114,13 @@ func templateMethods() map[string]func(h Hooks, r reflect.Value) reflect.Value {
 		"Execute": func(h Hooks, r reflect.Value) reflect.Value {
 			t := r.Interface().(*texttemplate.Template)
 			return reflect.ValueOf(func(w io.Writer, data any) error {
-				h.CheckTemplate(data)
-				return failUnsupported(t.Execute(w, data))
+				return failUnsupported(t.Execute(w, h.CheckTemplate(data)))
 			})
 		},
 		"ExecuteTemplate": func(h Hooks, r reflect.Value) reflect.Value {
 			t := r.Interface().(*texttemplate.Template)
 			return reflect.ValueOf(func(w io.Writer, name string, data any) error {
-				h.CheckTemplate(data)
-				return failUnsupported(t.ExecuteTemplate(w, name, data))
+				return failUnsupported(t.ExecuteTemplate(w, name, h.CheckTemplate(data)))
 			})
 		},
 	}

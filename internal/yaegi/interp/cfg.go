@@ -631,6 +631,10 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			default:
 				n.typ = typ
 				n.typ.name = typeName
+				if pkgName != "" && !isInterface(typ) { // toolscript patch 118: a local struct type is named as Go names it
+					n.typ.path = pkgName
+					n.typ.str = pkgName + "." + typeName
+				}
 			}
 			sc.sym[typeName] = &symbol{kind: typeSym, typ: n.typ}
 			interp.noteNamed(n.typ) // toolscript patch 89
@@ -872,7 +876,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 						// Skip optimisation for assigned interface.
 						break
 					}
-					if (isEmptyInterface(dest.typ) || dest.typ.cat == errorT) && len(src.typ.methods()) > 0 {
+					if (isEmptyInterface(dest.typ) || dest.typ.cat == errorT) && keepsMethods(src.typ) { // toolscript patch 118: a named type keeps its type
 						// toolscript patch 60: the value keeps its methods
 						// (var x any = T{} lost them: x.(error) failed).
 						break

@@ -520,7 +520,7 @@ func lostTypeError(n *node, verb, names string, rt reflect.Type) error {
 	if rt != nil {
 		held = rt.String()
 	}
-	return n.cfgErrorf("%s of a value held in an interface is not supported when it may be of type %s "+
-		"(a value of a script type without methods loses its type name in an interface; the interpreter sees %s)",
+	return n.cfgErrorf("%s of a value held in an interface is not supported when it may be of type %s "+ // toolscript patch 118: which values lose it
+		"(a value of an unnamed type made of a script type, such as []T, or one a native function gave back, loses its type name in an interface; the interpreter sees %s)",
 		verb, names, held)
 }

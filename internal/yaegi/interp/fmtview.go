@@ -358,6 +358,9 @@ func (interp *Interpreter) fmtDynamic(f *frame, v reflect.Value) reflect.Value {
 	if isInterfaceSrc(vi.node.typ) {
 		return interp.fmtDynamic(f, vi.value)
 	}
+	if recordCycle(vi.value) { // toolscript patch 118: left to the print function's check of such values
+		return vi.value
+	}
 	if c := interp.fmtConv(vi.node.typ, false); c != nil {
 		return c(f, vi.value)
 	}

@@ -6,10 +6,12 @@ package interp // toolscript patch 112
 // node and its value); type switch cases and type assertions of a
 // concrete type, == and != with a concrete operand, map[any] keys and
 // recover() now go by the record's type (they compared representations,
-// or the records' reflect.Values). A value of a script type without
-// methods is still held as its representation (string for type Name
-// string), so where its type cannot be known the operation panics with
-// an AmbiguousTypeError naming the types, rather than guess.
+// or the records' reflect.Values). With patch 118 a value of a named
+// script type without methods is such a record too; a value of an
+// unnamed type made of script types ([]Name, map[string]P) is still held
+// as its representation ([]string), so where its type cannot be known
+// the operation panics with an AmbiguousTypeError naming the types,
+// rather than guess.
 
 import (
 	"context"
@@ -111,9 +113,9 @@ func recordType(t *itype) *itype {
 // returns that value. A value held with its script type (the
 // interpreter's record of it) is of typ if that type is typ; one held
 // without is of typ if its reflect type is typ's, and a type switch case
-// or an assertion of a script type without methods whose representation
-// another type may have (type Name string) on such a value panics with
-// an AmbiguousTypeError.
+// or an assertion of an unnamed type made of script types whose
+// representation another type may have ([]Name) on such a value panics
+// with an AmbiguousTypeError.
 func holdsType(interp *Interpreter, v reflect.Value, typ *itype) (reflect.Value, bool) {
 	t, val, ok := heldScriptValue(v)
 	return heldIs(interp, t, val, ok, typ)
@@ -211,30 +213,31 @@ func madeOfScriptStructs(t *itype, depth int) bool {
 }
 
 // AmbiguousTypeError is the run-time error of a type switch case or a
-// type assertion of a script type without methods (type Name string,
-// type P struct{ X int }, []P) on an interface holding a value of its
-// representation (string, struct { X int }): the interpreter holds a
-// value of such a type in an interface as its representation, so it
-// cannot tell which of the two the value is (toolscript patch 112).
+// type assertion of an unnamed type made of script types ([]Name, []P)
+// on an interface holding a value of its representation ([]string,
+// []struct { X int }): the interpreter holds a value of such a type in
+// an interface as its representation, so it cannot tell which of the two
+// the value is (toolscript patch 112; with patch 118 a named type keeps
+// its type).
 type AmbiguousTypeError struct {
 	Type           string // the type of the case or assertion, as Go names it
 	Representation string // the type of the value held
 	// HeldTypes, for a case or an assertion of a type that is not the
-	// script's (string), names the script types without methods whose
-	// values the script puts in interfaces as that type.
+	// script's ([]string), names the unnamed types made of script types
+	// whose values the script puts in interfaces as that type.
 	HeldTypes string
 	// Op, for == and != ("comparison") and a map[any] key ("map key"),
 	// is the operation that needed the type.
 	Op string
-	// Native tells that HeldTypes are script types with methods whose
-	// values the script gives to native functions (sync.Map's Store, a
-	// list's PushBack), which get them as their representations.
+	// Native tells that HeldTypes are script types whose values the
+	// script gives to native functions (sync.Map's Store, a list's
+	// PushBack), which get them as their representations.
 	Native bool
 }
 
 // Error implements error.
 func (e *AmbiguousTypeError) Error() string {
-	const why = " (a script type without methods is held as its representation); "
+	const why = " (a value of an unnamed type made of script types is held as its representation); " // toolscript patch 118
 	if e.Native {
 		what := "type switch case or type assertion " + e.Type
 		if e.Op != "" {
@@ -255,17 +258,15 @@ func (e *AmbiguousTypeError) Error() string {
 		" held in an interface from a value of type " + e.Representation + why + methodHint(e.Type)
 }
 
-// methodHint tells how to make names, script types without methods,
-// keep their type in an interface.
+// methodHint tells how to make names, unnamed types made of script
+// types, keep their type in an interface: a named type of the script
+// keeps it (toolscript patch 118; the hint was to give a type without
+// methods a method).
 func methodHint(names string) string {
 	if strings.Contains(names, " or ") {
-		return "give each of " + names + " a method, which makes a value keep its type in an interface"
+		return "declare a named type for each of " + names + ", whose values keep their type in an interface"
 	}
-	name := strings.TrimPrefix(names, "main.")
-	if strings.ContainsAny(name, ".[]*{ ") {
-		return "give " + names + " a method, which makes a value keep its type in an interface"
-	}
-	return "give " + names + " a method, which makes a value keep its type in an interface (func (" + name + ") is" + name + "() {})"
+	return "declare a named type for " + names + " (type T " + strings.ReplaceAll(names, "main.", "") + "), whose values keep their type in an interface"
 }
 
 // madeOfScriptTypes tells whether t is a named script type that is not
@@ -640,15 +641,15 @@ func hostPanicValue(r interface{}) interface{} {
 	return r
 }
 
-// lostKey is the compile error of key, a value of a script type without
-// methods, as a key of a map whose keys are of the interface type ktyp:
-// the map would hold its representation, the same key as a value of that
-// type (map[any]int{Name("x"): 1, "x": 2} has one key).
+// lostKey is the compile error of key, a value of an unnamed type made
+// of script types ([2]Name; a named type keeps its type, patch 118), as a
+// key of a map whose keys are of the interface type ktyp: the map would
+// hold its representation, the same key as a value of that type.
 func lostKey(key *node, ktyp *itype) error {
 	if key.typ == nil || ktyp == nil || !isInterface(ktyp) || keepsMethods(key.typ) || !madeOfScriptTypes(key.typ, 0) {
 		return nil
 	}
-	return key.cfgErrorf("a value of type %s as a key of a map with keys of type %s is not supported by the interpreter: it holds a value of a script type without methods as its representation, the same key as a value of that type; give %s a method", key.typ.id(), ktyp.id(), key.typ.id())
+	return key.cfgErrorf("a value of type %s as a key of a map with keys of type %s is not supported by the interpreter: it holds a value of an unnamed type made of script types as its representation, the same key as a value of that type; declare a named type for %s", key.typ.id(), ktyp.id(), key.typ.id()) // toolscript patch 118
 }
 
 // noteUnnamedStruct records t, an unnamed struct type of the script.
@@ -660,7 +661,8 @@ func (interp *Interpreter) noteUnnamedStruct(t *itype) {
 
 // noteHeld records that the script puts values of type t in interfaces
 // (an assignment, a script function's argument, a composite literal's
-// element of an interface type), if t is a script type without methods.
+// element of an interface type), if t is made of script types and does
+// not keep its type (an unnamed type: []Name; patch 118).
 func (interp *Interpreter) noteHeld(t *itype) {
 	interp.noteJSONHeld(t) // toolscript patch 122
 	if interp == nil || t == nil || t.untyped || keepsMethods(t) || !madeOfScriptTypes(t, 0) {

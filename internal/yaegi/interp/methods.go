@@ -275,11 +275,22 @@ func embeddedViaPointer(t *itype, index []int) bool {
 // keepsMethods tells whether a value of type t converted to an empty
 // interface keeps its script type, for its methods: a script type whose
 // method set, with promoted methods, is not empty (toolscript patch 38;
-// upstream tested the type's own methods only).
+// upstream tested the type's own methods only), or a named type the
+// script declares and a pointer to one (toolscript patch 118).
 func keepsMethods(t *itype) bool {
 	if t == nil || isBin(t) {
 		return false
 	}
+	if declaredNamed(t) || t.cat == ptrT && declaredNamed(t.val) { // toolscript patch 118: a named type of the script, or a pointer to one
+		return true
+	}
+	return hasMethods(t)
+}
+
+// hasMethods tells whether the method set of t, a script type, with
+// promoted methods, is not empty (toolscript patch 118: what
+// keepsMethods tested before).
+func hasMethods(t *itype) bool {
 	if len(t.method) > 0 {
 		return true
 	}
@@ -288,6 +299,25 @@ func keepsMethods(t *itype) bool {
 		return len(t.methods()) > 0
 	}
 	return false
+}
+
+// declaredNamed tells whether t is a named type that the script declares
+// (type Status string, type Row struct{ ... }) or an instance of a
+// generic struct type of the script (Pair[int]), not an interface: a
+// value of it, or a pointer to one, converted to an interface keeps its
+// type as one of a type with methods does (toolscript patch 118; it was
+// held as its representation, so an assertion of string on any string
+// could not tell it from a Status). An alias is the type it names; a
+// type declared in a function body is named as Go names it (main.Loc).
+func declaredNamed(t *itype) bool {
+	if t == nil || t.name == "" || t.path == "" || t.untyped || isBin(t) {
+		return false
+	}
+	switch t.cat {
+	case interfaceT, errorT, valueT, nilT, genericT, constraintT, comparableT, builtinT, binPkgT, srcPkgT:
+		return false
+	}
+	return !isInterface(t)
 }
 
 // keptType is keepsMethods(t), computed once per type and interpreter

@@ -159,7 +159,6 @@ func (Shown) String() string { return "s" }`
 		})
 	}
 	for _, tc := range []struct{ name, body string }{
-		{"struct in an any", `var x any = Line{"a", 1}; b, err := json.Marshal(x); fmt.Println(string(b), err)`},
 		{"slice in a map", `b, err := json.Marshal(map[string]any{"l": []Line{{"a", 1}}}); fmt.Println(string(b), err)`},
 		{"slice of a kept type", `b, err := json.Marshal([]any{[]Shown{{1}}}); fmt.Println(string(b), err)`},
 	} {
@@ -174,6 +173,9 @@ func (Shown) String() string { return "s" }`
 	}
 	for _, tc := range []struct{ name, body, want string }{
 		{"a kept type itself", `b, err := json.Marshal([]any{Shown{1}}); fmt.Println(string(b), err)`, `[{"P":"$"}] <nil>`},
+		// toolscript patch 118: a named type without methods keeps its type
+		// too (it was the run-time error naming the type).
+		{"struct in an any", `var x any = Line{"a", 1}; b, err := json.Marshal(x); fmt.Println(string(b), err)`, `{"Name":"a","Price":"$"} <nil>`},
 		{"a struct of another layout", `b, err := json.Marshal([]any{struct{ Name string; Qty int }{"a", 1}}); fmt.Println(string(b), err)`,
 			`[{"Name":"a","Qty":1}] <nil>`},
 	} {

@@ -243,7 +243,7 @@ func (interp *Interpreter) Execute(p *Program) (res reflect.Value, err error) {
 		}
 	}
 
-	return res, err
+	return plainResult(res), err // toolscript patch 118: the host sees no records
 }
 
 // ExecuteWithContext executes compiled Go code.

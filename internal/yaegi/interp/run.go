@@ -2248,7 +2248,7 @@ func callBin(n *node) {
 				out := callFn(value(f), in)
 				for i, v := range out {
 					dest := f.data[b+i]
-					if _, ok := dest.Interface().(valueInterface); ok {
+					if dest.Type() == valueInterfaceType { // toolscript patch 118: not an any that holds a record
 						v = reflect.ValueOf(valueInterface{value: v})
 					}
 					dest.Set(v)
@@ -2269,7 +2269,7 @@ func callBin(n *node) {
 						continue
 					}
 					dest := getFrame(f, n.level).data[n.findex+i]
-					if _, ok := dest.Interface().(valueInterface); ok {
+					if dest.Type() == valueInterfaceType { // toolscript patch 118: not an any that holds a record
 						r = reflect.ValueOf(valueInterface{value: r})
 					}
 					dest.Set(r)

@@ -1205,6 +1205,10 @@ func genType(interp *Interpreter, sc *scope, name string, lt *itype, types []*it
 	if err != nil {
 		return nil, err
 	}
+	if t.name != "" && t.path == "" && lt.path != "" && !isBin(t) { // toolscript patch 118: an instance in a function body is of the generic type's package
+		t.path = lt.path
+		t.str = t.path + "." + t.name
+	}
 	lt.instance = append(lt.instance, t)
 	if interp.instArgs == nil { // toolscript patch 76
 		interp.instArgs = map[*itype][]*itype{}

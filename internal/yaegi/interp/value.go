@@ -261,6 +261,11 @@ func genValueInterface(n *node) func(*frame) reflect.Value {
 			return v
 		}
 
+		if v.CanAddr() && v.Kind() != reflect.Func { // toolscript patch 118: a copy, as an interface holds, not the variable
+			c := reflect.New(v.Type()).Elem()
+			c.Set(v)
+			v = c
+		}
 		return reflect.ValueOf(valueInterface{nod, v})
 	}
 }
