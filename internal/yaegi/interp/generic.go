@@ -58,12 +58,18 @@ func genAST(sc *scope, root *node, types []*itype) (*node, bool, error) {
 			nod = copyNode(nt, anc, true)
 			nod.typ = nt.typ
 
-		case indexExpr:
+		case indexExpr, indexListExpr: // toolscript patch 128: and of several type parameters
 			// Catch a possible recursive generic type definition
 			if root.kind != typeSpec {
 				break
 			}
 			if root.child[0].ident != n.child[0].ident {
+				break
+			}
+			// toolscript patch 128: only a use with the definition's own
+			// type parameters, in order, is the type being defined
+			// (Pair[V, K] inside Pair[K, V] is another instance).
+			if !sameTypeParams(root, n) {
 				break
 			}
 			nod := copyNode(n.child[0], anc, false)
@@ -1198,4 +1204,29 @@ func genericCore(fun *node, tp genericParam) *itype {
 		return nil
 	}
 	return build(term)
+}
+
+// sameTypeParams reports whether the index expression n names the generic
+// type defined by the type spec root with root's own type parameters, in
+// their order. toolscript patch 128
+func sameTypeParams(root, n *node) bool {
+	if len(root.child) < 3 || root.child[1].kind != fieldList {
+		return false
+	}
+	var params []string
+	for _, c := range root.child[1].child {
+		for _, cc := range c.child[:len(c.child)-1] {
+			params = append(params, cc.ident)
+		}
+	}
+	args := n.child[1:]
+	if len(args) != len(params) {
+		return false
+	}
+	for i, a := range args {
+		if a.kind != identExpr || a.ident != params[i] {
+			return false
+		}
+	}
+	return true
 }

@@ -286,6 +286,9 @@ type Interpreter struct {
 	roots    []*node
 	generic  map[string]*node
 	instArgs map[*itype][]*itype // type arguments of each instance of a generic type (toolscript patch 76)
+	// instName names the instance of a generic type whose generated type
+	// node is being resolved (toolscript patch 128).
+	instName map[*node]string
 
 	hooks *hooks // symbol hooks
 

@@ -402,6 +402,10 @@ func nodeType(interp *Interpreter, sc *scope, n *node) (*itype, error) {
 	return nodeType2(interp, sc, n, nil)
 }
 
+// maxTypeDepth bounds the nesting of the nodes nodeType2 resolves at once.
+// toolscript patch 128
+const maxTypeDepth = 5000
+
 func nodeType2(interp *Interpreter, sc *scope, n *node, seen []*node) (t *itype, err error) {
 	if n.typ != nil && !n.typ.incomplete {
 		return n.typ, nil
@@ -418,6 +422,13 @@ func nodeType2(interp *Interpreter, sc *scope, n *node, seen []*node) (t *itype,
 				return sym.typ, nil
 			}
 		}
+	}
+	// toolscript patch 128: a type whose definition unfolds without end
+	// (an instantiation the interpreter does not recognize as the type
+	// being defined) is a compile error, not a stack overflow that kills
+	// the process.
+	if len(seen) > maxTypeDepth {
+		return nil, n.cfgErrorf("type definition nested too deeply (an instantiation cycle?)")
 	}
 	seen = append(seen, n)
 	defer func() { seen = seen[:len(seen)-1] }()
@@ -1111,6 +1122,9 @@ func nodeType2(interp *Interpreter, sc *scope, n *node, seen []*node) (t *itype,
 				t = structOf(nil, nil, withNode(n), withScope(sc))
 				sc.sym[sname] = &symbol{index: -1, kind: typeSym, typ: t, node: n}
 			}
+			if iname, ok := interp.instName[n]; ok && sc.sym[iname] == nil && sc.sym[sname] != nil { // toolscript patch 128
+				sc.sym[iname] = sc.sym[sname]
+			}
 		}
 		var incomplete bool
 		fields := make([]structField, 0, len(n.child[0].child))
@@ -1201,7 +1215,15 @@ func genType(interp *Interpreter, sc *scope, name string, lt *itype, types []*it
 	if err != nil {
 		return nil, err
 	}
+	// toolscript patch 128: a struct instance registers itself under its
+	// instance name before its fields are resolved, so a type its fields
+	// instantiate that refers back to it (Vertex[K] and Edge[K]) finds it.
+	if interp.instName == nil {
+		interp.instName = map[*node]string{}
+	}
+	interp.instName[g.lastChild()] = name
 	t, err = nodeType2(interp, sc, g.lastChild(), seen)
+	delete(interp.instName, g.lastChild())
 	if err != nil {
 		return nil, err
 	}
