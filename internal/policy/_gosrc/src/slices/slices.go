@@ -8,7 +8,10 @@
 // assignable to the other, and ranges the same.
 package slices
 
-import "sort"
+import (
+	"fmt"
+	"sort"
+)
 
 type ordered interface {
 	~int | ~int8 | ~int16 | ~int32 | ~int64 | ~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~uintptr | ~float32 | ~float64 | ~string
@@ -55,7 +58,12 @@ func Equal[S ~[]E, E comparable](s1, s2 S) bool {
 
 // Sort sorts s in increasing order.
 func Sort[S ~[]E, E ordered](s S) {
-	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	sort.Slice(s, func(i, j int) bool { return cmpLess(s[i], s[j]) })
+}
+
+// cmpLess is cmp.Less: a NaN is less than any other value.
+func cmpLess[E ordered](x, y E) bool {
+	return (x != x && y == y) || x < y
 }
 
 // SortFunc sorts s by cmp, which returns a negative number when a < b.
@@ -70,8 +78,8 @@ func SortStableFunc[S ~[]E, E any](s S, cmp func(a, b E) int) {
 
 // IsSorted reports whether s is sorted in increasing order.
 func IsSorted[S ~[]E, E ordered](s S) bool {
-	for i := 1; i < len(s); i++ {
-		if s[i] < s[i-1] {
+	for i := len(s) - 1; i > 0; i-- {
+		if cmpLess(s[i], s[i-1]) {
 			return false
 		}
 	}
@@ -99,10 +107,8 @@ func Max[S ~[]E, E ordered](s S) E {
 		panic("slices.Max: empty list")
 	}
 	m := s[0]
-	for _, v := range s[1:] {
-		if v > m {
-			m = v
-		}
+	for i := 1; i < len(s); i++ {
+		m = maxOf(m, s[i])
 	}
 	return m
 }
@@ -113,10 +119,8 @@ func Min[S ~[]E, E ordered](s S) E {
 		panic("slices.Min: empty list")
 	}
 	m := s[0]
-	for _, v := range s[1:] {
-		if v < m {
-			m = v
-		}
+	for i := 1; i < len(s); i++ {
+		m = minOf(m, s[i])
 	}
 	return m
 }
@@ -149,25 +153,42 @@ func MinFunc[S ~[]E, E any](s S, cmp func(a, b E) int) E {
 	return m
 }
 
-// Compact replaces runs of equal elements with one copy.
+// Compact replaces runs of equal elements with one copy, and zeroes the
+// elements between the new length and the old one.
 func Compact[S ~[]E, E comparable](s S) S {
 	if len(s) < 2 {
 		return s
 	}
-	out := s[:1]
-	for _, v := range s[1:] {
-		if v != out[len(out)-1] {
-			out = append(out, v)
+	for k := 1; k < len(s); k++ {
+		if s[k] == s[k-1] {
+			s2 := s[k:]
+			for k2 := 1; k2 < len(s2); k2++ {
+				if s2[k2] != s2[k2-1] {
+					s[k] = s2[k2]
+					k++
+				}
+			}
+			clearTail(s[k:])
+			return s[:k]
 		}
 	}
-	return out
+	return s
 }
 
 // BinarySearch finds target in sorted s; it returns the position and
 // whether it was found.
 func BinarySearch[S ~[]E, E ordered](s S, target E) (int, bool) {
-	i := sort.Search(len(s), func(i int) bool { return s[i] >= target })
-	return i, i < len(s) && s[i] == target
+	n := len(s)
+	i, j := 0, n
+	for i < j {
+		h := int(uint(i+j) >> 1)
+		if cmpLess(s[h], target) {
+			i = h + 1
+		} else {
+			j = h
+		}
+	}
+	return i, i < n && (s[i] == target || (s[i] != s[i] && target != target))
 }
 
 // Insert inserts vs at index i, in s's array when its capacity allows
@@ -180,11 +201,16 @@ func Insert[S ~[]E, E any](s S, i int, vs ...E) S {
 		return s
 	}
 	n := len(s)
+	if i == n {
+		return append(s, vs...)
+	}
 	if n+m > cap(s) {
-		out := make(S, 0, n+m)
-		out = append(out, s[:i]...)
-		out = append(out, vs...)
-		return append(out, s[i:]...)
+		// append, as Go's Insert, so that the new array's capacity
+		// is the next size class.
+		s2 := append(s[:i], make(S, n+m-i)...)
+		copy(s2[i:], vs)
+		copy(s2[i+m:], s[i:])
+		return s2
 	}
 	vs = append([]E(nil), vs...) // vs may share s's array
 	s = s[:n+m]
@@ -235,12 +261,23 @@ func DeleteFunc[S ~[]E, E any](s S, del func(E) bool) S {
 // modified slice.
 func Replace[S ~[]E, E any](s S, i, j int, v ...E) S {
 	_ = s[i:j]
+	if i == j {
+		return Insert(s, i, v...)
+	}
+	if j == len(s) {
+		s2 := append(s[:i], v...)
+		if len(s2) < len(s) {
+			clearTail(s[len(s2):])
+		}
+		return s2
+	}
 	if tot := i + len(v) + len(s) - j; tot > cap(s) {
-		// A new array: s stays as it was.
-		out := make(S, 0, tot)
-		out = append(out, s[:i]...)
-		out = append(out, v...)
-		return append(out, s[j:]...)
+		// A new array, grown by append as Go's Replace: s stays as it
+		// was.
+		s2 := append(s[:i], make(S, tot-i)...)
+		copy(s2[i:], v)
+		copy(s2[i+len(v):], s[j:])
+		return s2
 	}
 	v = append([]E(nil), v...) // v may share s's array
 	tail := Clone(s[j:])
@@ -262,10 +299,8 @@ func Concat[S ~[]E, E any](slices ...S) S {
 			panic("len out of range")
 		}
 	}
-	var newslice S
-	if size > 0 {
-		newslice = make(S, 0, size)
-	}
+	// Grow, as Go's Concat, to round up to the size class.
+	newslice := Grow[S](nil, size)
 	for _, s := range slices {
 		newslice = append(newslice, s...)
 	}
@@ -278,9 +313,14 @@ func Repeat[S ~[]E, E any](x S, count int) S {
 	if count < 0 {
 		panic("cannot be negative")
 	}
-	newslice := make(S, 0, len(x)*count)
-	for range count {
-		newslice = append(newslice, x...)
+	const maxInt = int(^uint(0) >> 1)
+	if count > 0 && len(x) > maxInt/count {
+		panic("the result of (len(x) * count) overflows")
+	}
+	newslice := make(S, len(x)*count)
+	n := copy(newslice, x)
+	for n < len(newslice) {
+		n += copy(newslice[n:], newslice[:n])
 	}
 	return newslice
 }
@@ -307,13 +347,20 @@ func CompactFunc[S ~[]E, E any](s S, eq func(E, E) bool) S {
 	if len(s) < 2 {
 		return s
 	}
-	out := s[:1]
-	for _, v := range s[1:] {
-		if !eq(out[len(out)-1], v) {
-			out = append(out, v)
+	for k := 1; k < len(s); k++ {
+		if eq(s[k], s[k-1]) {
+			s2 := s[k:]
+			for k2 := 1; k2 < len(s2); k2++ {
+				if !eq(s2[k2], s2[k2-1]) {
+					s[k] = s2[k2]
+					k++
+				}
+			}
+			clearTail(s[k:])
+			return s[:k]
 		}
 	}
-	return out
+	return s
 }
 
 // EqualFunc reports whether two slices are equal using an equality
@@ -496,4 +543,43 @@ func Chunk[S ~[]E, E any](s S, n int) func(yield func(S) bool) {
 			}
 		}
 	}
+}
+
+// clearTail zeroes the elements of s, as the builtin clear.
+func clearTail[S ~[]E, E any](s S) {
+	var zero E
+	for k := range s {
+		s[k] = zero
+	}
+}
+
+// maxOf is the builtin max of two values: a NaN if either is one, and
+// 0.0 of -0.0 and 0.0.
+func maxOf[E ordered](x, y E) E {
+	if x != x {
+		return x
+	}
+	if y != y || y > x || (x == y && isNegZero(x)) {
+		return y
+	}
+	return x
+}
+
+// minOf is the builtin min of two values: a NaN if either is one, and
+// -0.0 of -0.0 and 0.0.
+func minOf[E ordered](x, y E) E {
+	if x != x {
+		return x
+	}
+	if y != y || y < x || (x == y && isNegZero(y)) {
+		return y
+	}
+	return x
+}
+
+// isNegZero reports whether x is a floating-point negative zero (%g,
+// unlike %v, does not call a String method).
+func isNegZero[E ordered](x E) bool {
+	var zero E
+	return x == zero && fmt.Sprintf("%g", x) == "-0"
 }
