@@ -1530,6 +1530,9 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 							break
 						}
 					}
+					if err = pendingInstanceType(interp, sc, g); err != nil { // toolscript patch 129
+						break
+					}
 					n.child[0] = genericRef(g, n)
 					c0 = n.child[0]
 				}

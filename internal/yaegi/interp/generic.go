@@ -969,9 +969,31 @@ func (interp *Interpreter) instantiateFunc(sc *scope, n *node, t *itype, importP
 			return err
 		}
 	}
+	if err = pendingInstanceType(interp, sc, g); err != nil { // toolscript patch 129
+		return atUse(n, err)
+	}
 	// Replace generic func node by instantiated one.
 	n.anc.child[childPos(n)] = g
 	n.typ = g.typ
+	return nil
+}
+
+// pendingInstanceType gives the instance g of a generic function its type
+// when g's compilation has not reached it yet: an instantiation made while
+// g's own signature is resolved (New[T] called by a method of the type
+// M[T] that New returns) finds g in progress. toolscript patch 129
+func pendingInstanceType(interp *Interpreter, sc *scope, g *node) error {
+	if g.typ != nil || g.kind != funcDecl || len(g.child) < 3 {
+		return nil
+	}
+	typ := g.child[2].typ
+	if typ == nil {
+		var err error
+		if typ, err = nodeType(interp, sc, g.child[2]); err != nil {
+			return err
+		}
+	}
+	g.typ = typ
 	return nil
 }
 
