@@ -132,6 +132,16 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					return false
 				}
 
+				// toolscript patch 130: a channel ranged over with a key
+				// and a value is Go's compile error (a host panic, "nil
+				// type").
+				if len(n.anc.child) == 4 {
+					if o := n.anc.child[2]; o.typ != nil && (o.typ.cat == chanT || o.typ.cat == chanRecvT || o.typ.cat == chanSendT ||
+						(o.typ.cat == valueT && o.typ.rtype != nil && o.typ.rtype.Kind() == reflect.Chan)) {
+						err = o.cfgErrorf("range over %s permits only one iteration variable", o.ident)
+						return false
+					}
+				}
 				if t := sc.rangeChanType(n.anc); t != nil {
 					// range over channel
 					e := n.anc.child[0]

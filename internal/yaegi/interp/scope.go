@@ -187,6 +187,12 @@ func (s *scope) isRedeclared(n *node) bool {
 }
 
 func (s *scope) rangeChanType(n *node) *itype {
+	// toolscript patch 130: with a key and a value, child 1 is the value
+	// variable, not the ranged expression (for _, c := range chs, with chs
+	// a slice of channels, ranged over a channel: a reflect panic).
+	if len(n.child) == 4 {
+		return nil
+	}
 	if sym, _, found := s.lookup(n.child[1].ident); found {
 		if t := sym.typ; len(n.child) == 3 && t != nil && (t.cat == chanT || t.cat == chanRecvT) {
 			return t
