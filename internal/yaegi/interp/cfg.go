@@ -211,6 +211,12 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 						ktyp = o.typ.key
 						vtyp = o.typ.val
 					case ptrT:
+						// toolscript patch 130: the slot of the array
+						// ranged over, just behind the key's, as for an
+						// array (the range wrote its array over the
+						// variable declared before the key: p itself, in
+						// for i := range p).
+						sc.add(sc.getType("int"))
 						ktyp = sc.getType("int")
 						vtyp = o.typ.val
 						if vtyp.cat == valueT {

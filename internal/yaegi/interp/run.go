@@ -4457,7 +4457,12 @@ func lenConst(n *node) {
 func _len(n *node) {
 	dest := genValueOutput(n, reflect.TypeOf(int(0)))
 	value := genValue(n.child[1])
-	if isPtr(n.child[1].typ) {
+	// toolscript patch 130: len of a pointer to an array is its type's
+	// length, a nil pointer's too (reflect panicked on the zero Value).
+	if t := n.child[1].typ.TypeOf(); t.Kind() == reflect.Ptr && t.Elem().Kind() == reflect.Array {
+		zero := reflect.Zero(t.Elem())
+		value = func(*frame) reflect.Value { return zero }
+	} else if isPtr(n.child[1].typ) {
 		val := value
 		value = func(f *frame) reflect.Value {
 			v := val(f).Elem()

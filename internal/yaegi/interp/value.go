@@ -206,8 +206,19 @@ func genValueRangeArray(n *node) func(*frame) reflect.Value {
 	switch {
 	case n.typ.TypeOf().Kind() == reflect.Ptr:
 		// dereference array pointer, to support array operations on array pointer
+		// toolscript patch 130: a nil pointer ranged over for its
+		// indices alone ranges over its array type's length, as in Go;
+		// with a value variable, it is Go's nil dereference.
+		withValue := n.anc != nil && n.anc.kind == rangeStmt && len(n.anc.child) == 4
 		return func(f *frame) reflect.Value {
-			return value(f).Elem()
+			v := value(f)
+			if v.IsNil() {
+				if withValue {
+					panic(&RuntimeError{Kind: KindNilDereference})
+				}
+				return reflect.Zero(v.Type().Elem())
+			}
+			return v.Elem()
 		}
 	case n.typ.val != nil && n.typ.val.cat == interfaceT:
 		if len(n.typ.val.field) > 0 {
