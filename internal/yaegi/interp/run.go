@@ -2726,6 +2726,12 @@ func getMethodByName(n *node) {
 	name := n.child[1].ident
 	i := n.findex
 	l := n.level
+	// toolscript patch 131: the embedded interface field the method is
+	// promoted through, by the static type: reflect marks an embedded
+	// field anonymous only when it is alone in its struct, so a struct
+	// embedding an interface beside another field had no such field
+	// ("invalid interface value").
+	embedPath := embeddedIfaceIndex(n.child[0].typ, name, 0)
 
 	n.exec = func(f *frame) bltn {
 		// The interface object must be directly accessible, or embedded in a struct (exported anonymous field).
@@ -2746,6 +2752,9 @@ func getMethodByName(n *node) {
 					// TODO: should we keep track of all the vals that are indeed valueInterface,
 					// so that later on we can call MethodByName on all of them until one matches?
 				}
+			}
+			if !ok && embedPath != nil { // toolscript patch 131
+				val, ok = embeddedIfaceValue(value0(f), embedPath)
 			}
 			if !ok {
 				panic(n.cfgErrorf("invalid interface value %v", val0))
@@ -5238,4 +5247,65 @@ func realConst(n *node) {
 		n.rval = reflect.ValueOf(real(v.Complex()))
 		n.gen = nop
 	}
+}
+
+// embeddedIfaceIndex returns the index path, in the struct t or the
+// struct t points to, of the embedded field of an interface type through
+// which the method name is promoted, or nil. toolscript patch 131
+func embeddedIfaceIndex(t *itype, name string, depth int) []int {
+	for t != nil && (t.cat == ptrT || t.cat == linkedT) {
+		t = t.val
+	}
+	if t == nil || t.cat != structT || depth > 16 {
+		return nil
+	}
+	for i, f := range t.field {
+		if !f.embed || f.typ == nil {
+			continue
+		}
+		ft := f.typ
+		for ft.cat == linkedT && ft.val != nil {
+			ft = ft.val
+		}
+		switch {
+		case ft.cat == interfaceT && ft.interfaceMethod(name) != nil:
+			return []int{i}
+		case ft.cat == valueT && ft.rtype != nil && ft.rtype.Kind() == reflect.Interface:
+			if _, ok := ft.rtype.MethodByName(name); ok {
+				return []int{i}
+			}
+		}
+	}
+	for i, f := range t.field {
+		if !f.embed || f.typ == nil {
+			continue
+		}
+		if p := embeddedIfaceIndex(f.typ, name, depth+1); p != nil {
+			return append([]int{i}, p...)
+		}
+	}
+	return nil
+}
+
+// embeddedIfaceValue reads the embedded interface field at path in the
+// struct v (or the struct v points to). A nil pointer on the way, or a
+// nil interface, is Go's nil dereference. toolscript patch 131
+func embeddedIfaceValue(v reflect.Value, path []int) (valueInterface, bool) {
+	for _, i := range path {
+		for v.Kind() == reflect.Ptr {
+			if v.IsNil() {
+				panic(&RuntimeError{Kind: KindNilDereference})
+			}
+			v = v.Elem()
+		}
+		if v.Kind() != reflect.Struct || i >= v.NumField() {
+			return valueInterface{}, false
+		}
+		v = v.Field(i)
+	}
+	vi, ok := v.Interface().(valueInterface)
+	if ok && vi.node == nil {
+		panic(&RuntimeError{Kind: KindNilDereference})
+	}
+	return vi, ok
 }
