@@ -228,6 +228,11 @@ func scriptHasMethod(t *itype, name, sig string) bool {
 		}
 		return sameSignature(m.typ.TypeOf().String(), sig)
 	}
+	// toolscript patch 131: promoted from an embedded field of a script
+	// interface type.
+	if mt := promotedIfaceMethod(t, name); mt != nil && mt.cat == funcT {
+		return sameSignature(mt.TypeOf().String(), sig)
+	}
 	rm, index, isPtr, ok := t.lookupBinMethod(name)
 	if !ok || len(index) == 0 {
 		return false // a script type's own reflect type has no methods

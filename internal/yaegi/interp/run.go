@@ -1548,6 +1548,24 @@ func methodByName(value reflect.Value, name string, index []int) (v reflect.Valu
 	if v = value.MethodByName(name); v.IsValid() {
 		return
 	}
+	// toolscript patch 131: through the embedded field at index of a
+	// struct value too, not only of a pointer to one (reflect promotes
+	// no method of a field it does not mark anonymous: a struct
+	// embedding sort.Interface beside another field, given to sort.Sort,
+	// had no Len).
+	if len(index) > 0 {
+		fv := value
+		for fv.Kind() == reflect.Ptr && !fv.IsNil() {
+			fv = fv.Elem()
+		}
+		if fv.Kind() == reflect.Struct && checkFieldIndex(fv.Type(), index) {
+			if fv, err := fv.FieldByIndexErr(index); err == nil {
+				if v = fv.MethodByName(name); v.IsValid() {
+					return
+				}
+			}
+		}
+	}
 	for value.Kind() == reflect.Ptr {
 		value = value.Elem()
 		if checkFieldIndex(value.Type(), index) {

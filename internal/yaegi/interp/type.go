@@ -2063,10 +2063,32 @@ func lookupFieldOrMethod(t *itype, name string) *itype {
 	default:
 		n, _ := t.lookupMethod(name)
 		if n == nil {
-			return nil
+			return promotedIfaceMethod(t, name) // toolscript patch 131
 		}
 		return n.typ
 	}
+}
+
+// promotedIfaceMethod returns the type of the method name that the struct
+// t, or the struct t points to, promotes from an embedded field of an
+// interface type, or nil. toolscript patch 131: such a method was missing
+// from the method set a type assertion checked (v.(*Service) with Service
+// embedding the interface asserted from was an impossible assertion).
+func promotedIfaceMethod(t *itype, name string) *itype {
+	path := embeddedIfaceIndex(t, name, 0)
+	if path == nil {
+		return nil
+	}
+	for _, i := range path {
+		for t.cat == ptrT || t.cat == linkedT {
+			t = t.val
+		}
+		t = t.field[i].typ
+	}
+	for t.cat == linkedT && t.val != nil {
+		t = t.val
+	}
+	return lookupFieldOrMethod(t, name)
 }
 
 // hiddenFieldTag is the tag of the exported field that holds an unexported
