@@ -8,10 +8,7 @@
 // assignable to the other, and ranges the same.
 package slices
 
-import (
-	"fmt"
-	"sort"
-)
+import "sort"
 
 type ordered interface {
 	~int | ~int8 | ~int16 | ~int32 | ~int64 | ~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~uintptr | ~float32 | ~float64 | ~string
@@ -553,33 +550,27 @@ func clearTail[S ~[]E, E any](s S) {
 	}
 }
 
-// maxOf is the builtin max of two values: a NaN if either is one, and
-// 0.0 of -0.0 and 0.0.
+// maxOf is the builtin max of two values: a NaN if either is one. Of
+// -0.0 and 0.0 it keeps x (Go's max gives 0.0: the source cannot tell a
+// negative zero of a type parameter's type).
 func maxOf[E ordered](x, y E) E {
 	if x != x {
 		return x
 	}
-	if y != y || y > x || (x == y && isNegZero(x)) {
+	if y != y || y > x {
 		return y
 	}
 	return x
 }
 
-// minOf is the builtin min of two values: a NaN if either is one, and
-// -0.0 of -0.0 and 0.0.
+// minOf is the builtin min of two values: a NaN if either is one. Of
+// -0.0 and 0.0 it keeps x (Go's min gives -0.0).
 func minOf[E ordered](x, y E) E {
 	if x != x {
 		return x
 	}
-	if y != y || y < x || (x == y && isNegZero(y)) {
+	if y != y || y < x {
 		return y
 	}
 	return x
-}
-
-// isNegZero reports whether x is a floating-point negative zero (%g,
-// unlike %v, does not call a String method).
-func isNegZero[E ordered](x E) bool {
-	var zero E
-	return x == zero && fmt.Sprintf("%g", x) == "-0"
 }
