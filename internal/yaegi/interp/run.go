@@ -1499,6 +1499,11 @@ func interfaceWrapperOf(n *node, typ reflect.Type) func(*frame, reflect.Value) r
 			n2 = vi.node
 		}
 		v = getConcreteValue(v)
+		if v.CanAddr() { // toolscript patch 125: the wrapper holds a copy of the value converted, not the variable
+			c := reflect.New(v.Type()).Elem()
+			c.Set(v)
+			v = c
+		}
 		w := reflect.New(wrap).Elem()
 		w.Field(0).Set(v)
 		setWrapperNode(w, n) // toolscript patch 39
