@@ -803,12 +803,19 @@ func (check typecheck) builtin(name string, n *node, child []*node, ellipsis boo
 			return nil
 		}
 
+		// toolscript patch 125: the elements are of the slice's element
+		// type, a script interface too (its reflect type, valueInterface,
+		// took no script value: append(all, u) to a []V failed).
+		elem := valueTOf(t.Elem())
+		if u := typ.underlying(); u.cat == sliceT && u.val != nil {
+			elem = u.val
+		}
 		fun := &node{
 			typ: &itype{
 				cat: funcT,
 				arg: []*itype{
 					typ,
-					{cat: variadicT, val: valueTOf(t.Elem())},
+					{cat: variadicT, val: elem},
 				},
 				ret: []*itype{typ},
 			},
