@@ -817,6 +817,20 @@ func convert(n *node) {
 		return
 	}
 
+	if t0 := n.child[0].typ; !isEmptyInterface(t0) && (isInterfaceBin(t0) || isInterfaceSrc(t0)) { // toolscript patch 125: the record or the wrapper of a copy
+		var value func(*frame) reflect.Value
+		if isInterfaceSrc(t0) {
+			value = genValueInterface(c)
+		} else {
+			value = genInterfaceWrapper(c, typ)
+		}
+		n.exec = func(f *frame) bltn {
+			dest(f).Set(value(f))
+			return next
+		}
+		return
+	}
+
 	doConvert := true
 	var value func(*frame) reflect.Value
 	switch {
