@@ -3603,7 +3603,11 @@ func doComposite(n *node, hasType bool, keyed bool) {
 		switch {
 		case d.Kind() == reflect.Ptr:
 			d.Set(a.Addr())
-		case destInterface:
+		case destInterface && (d.Kind() == reflect.Interface || d.Type() == valueInterfaceType):
+			// toolscript patch 125: only where the literal is written in
+			// its interface destination; in its own slot (xs[0] = T{},
+			// m[k] = T{}: the assignment converts it) it is the value
+			// (it panicked in reflect.Set).
 			if len(destType(n).field) > 0 {
 				d.Set(reflect.ValueOf(valueInterface{n, a}))
 				break
