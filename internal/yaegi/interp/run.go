@@ -986,7 +986,7 @@ func assign(n *node) {
 	// source's type (s, n = Square{5}, 7 and a swap of two any variables
 	// holding values of script types panicked in reflect.Set).
 	for i := range types {
-		if d := n.child[i].typ; types[i] != nil && d != nil && isInterfaceSrc(d) {
+		if d := n.child[i].typ; types[i] != nil && d != nil && (isInterfaceSrc(d) || isInterfaceBin(d)) { // toolscript patch 125: a native interface too
 			types[i] = d.frameType()
 		}
 	}
@@ -4943,6 +4943,9 @@ func _select(n *node) {
 			chanValues[i] = genValue(chans[i])
 			if assigned[i] != nil {
 				assignedValues[i] = genValue(assigned[i])
+				if cases[i].Dir == reflect.SelectSend { // toolscript patch 125: sent as the channel's element (a script interface's record)
+					assignedValues[i] = genDestValue(chans[i].typ.elem(), assigned[i])
+				}
 			}
 			if ok[i] != nil {
 				okValues[i] = genValue(ok[i])
@@ -4956,7 +4959,7 @@ func _select(n *node) {
 			// The comm clause as an empty body clause after channel send.
 			chanValues[i] = genValue(c0.child[0])
 			cases[i].Dir = reflect.SelectSend
-			assignedValues[i] = genValue(c0.child[1])
+			assignedValues[i] = genDestValue(c0.child[0].typ.elem(), c0.child[1]) // toolscript patch 125
 			clause[i] = func(*frame) bltn { return next }
 		}
 	}
