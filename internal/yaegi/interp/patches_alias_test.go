@@ -28,7 +28,8 @@ func takeSt(x fmt.Stringer) fmt.Stringer { return x }`
 // of a script interface refused a value, a conversion to a native
 // interface, an assignment of a literal into an interface element, a
 // multiple assignment to native interfaces and a select's send panicked
-// in reflect.
+// in reflect, and fmt dropped a nil interface map element and panicked on
+// a nil interface field.
 func TestInterfaceHoldsACopy(t *testing.T) {
 	tests := []struct{ name, body, want string }{
 		{"a native interface (assignment, argument, literal, append, map, channel)", `s := S{1}; var st fmt.Stringer = s; var st2 fmt.Stringer; st2 = s; r := takeSt(s); xs := []fmt.Stringer{s}; xs = append(xs, s); m := map[string]fmt.Stringer{}; m["k"] = s; ch := make(chan fmt.Stringer, 1); ch <- s; s.A = 9; fmt.Println(st, st2, r, xs, m, <-ch)`, "S1 S1 S1 [S1 S1] map[k:S1] S1"},
@@ -39,6 +40,7 @@ func TestInterfaceHoldsACopy(t *testing.T) {
 		{"a composite literal into an interface element or field", `xs := []Getter{S{1}}; xs[0] = S{2}; m := map[string]Getter{"a": S{1}}; m["b"] = S{2}; ys := [1]fmt.Stringer{}; ys[0] = S{3}; b := &Box{}; b.G = S{4}; fmt.Println(xs[0].Get(), m["a"].Get(), m["b"].Get(), ys, b.G.Get())`, "2 1 2 [S3] 4"},
 		{"multiple assignment and a select's send", `s := S{1}; g, st, a := multi(s); var x fmt.Stringer; var y Getter; x, y = s, s; ch := make(chan Getter, 1); select { case ch <- s: }; s.A = 9; fmt.Println(g.Get(), st, a, x, y.Get(), (<-ch).Get())`, "1 S1 S1 S1 1 1"},
 		{"a pointer still aliases", `s := S{1}; var g Getter = &s; var st fmt.Stringer = &s; s.A = 9; fmt.Println(g.Get(), st)`, "9 S9"},
+		{"nil interfaces printed in maps and fields", `m := map[int]Getter{1: nil, 2: S{1}}; b := map[int]Box{1: {}}; var a any = map[string]any{"n": nil}; fmt.Println(m, b, a, []Box{{}}, Box{}); fmt.Printf("%v %+v\n", m, b)`, "map[1:<nil> 2:S1] map[1:{<nil>}] map[n:<nil>] [{<nil>}] {<nil>}\nmap[1:<nil> 2:S1] map[1:{G:<nil>}]"},
 		{"a select's send with a body", `s := S{1}; ch := make(chan fmt.Stringer, 1); done := make(chan bool); select { case ch <- s: close(done) }; <-done; s.A = 9; fmt.Println(<-ch)`, "S1"},
 	}
 	for _, tt := range tests {
