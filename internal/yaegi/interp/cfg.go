@@ -1432,6 +1432,17 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					n.gen = convert
 					n.typ = c0.typ
 					n.findex = sc.add(n.typ)
+				case !isEmptyInterface(c0.typ) && (isInterfaceBin(c0.typ) || isInterfaceSrc(c0.typ)) && !c1.isNil() && c1.typ.implements(c0.typ):
+					// toolscript patch 125: a conversion to an interface
+					// with methods makes its record (a script interface)
+					// or wrapper (a native one) of a copy of the value.
+					// The node was the variable: an assignment could not
+					// store it in a native interface (error(e) panicked),
+					// an any took it without its methods (any(V(s))
+					// printed {1}), a method call on it panicked.
+					n.gen = convert
+					n.typ = c0.typ
+					n.findex = sc.add(n.typ)
 				case isInterface(c0.typ) && !c1.isNil():
 					// Convert to interface: just check that all required methods are defined by concrete type.
 					if !c1.typ.implements(c0.typ) {

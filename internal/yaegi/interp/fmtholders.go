@@ -57,7 +57,7 @@ func (interp *Interpreter) convertHolders(f *frame, v reflect.Value, seen map[ui
 		}
 		out := reflect.MakeMapWithSize(reflect.MapOf(v.Type().Key(), anyType), v.Len())
 		for it := v.MapRange(); it.Next(); {
-			out.SetMapIndex(it.Key(), reflect.ValueOf(elem(it.Value())))
+			out.SetMapIndex(it.Key(), anyValue(elem(it.Value()))) // toolscript patch 125: a nil element stays
 		}
 		return out, true
 	}

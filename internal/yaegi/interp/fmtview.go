@@ -191,7 +191,7 @@ func (interp *Interpreter) newFmtConv(t *itype) fmtConvFunc {
 			}
 			out := reflect.MakeMapWithSize(reflect.MapOf(v.Type().Key(), anyType), v.Len())
 			for it := v.MapRange(); it.Next(); {
-				out.SetMapIndex(it.Key(), reflect.ValueOf(ifaceOf(ec(f, it.Value()))))
+				out.SetMapIndex(it.Key(), anyValue(ifaceOf(ec(f, it.Value())))) // toolscript patch 125: a nil element stays
 			}
 			return out
 		}
@@ -320,7 +320,7 @@ func (interp *Interpreter) fmtStruct(t *itype) fmtConvFunc {
 			src := v.Field(i)
 			if convs[i] != nil {
 				if c := convs[i](f, src); c.IsValid() {
-					dst.Set(reflect.ValueOf(ifaceOf(c)))
+					dst.Set(anyValue(ifaceOf(c))) // toolscript patch 125: a nil interface field
 				}
 				continue
 			}
@@ -424,6 +424,16 @@ func printedAsIs(t *itype) bool {
 }
 
 // ifaceOf is the value of v as an interface{}, nil for the zero Value.
+// anyValue is x as a value of type any, the zero any for nil (reflect's
+// ValueOf(nil) is no value: a map store deleted the key, a field's Set
+// panicked; toolscript patch 125).
+func anyValue(x interface{}) reflect.Value {
+	if x == nil {
+		return reflect.Zero(anyType)
+	}
+	return reflect.ValueOf(x)
+}
+
 func ifaceOf(v reflect.Value) interface{} {
 	if !v.IsValid() || !v.CanInterface() {
 		return nil

@@ -817,6 +817,20 @@ func convert(n *node) {
 		return
 	}
 
+	if t0 := n.child[0].typ; !isEmptyInterface(t0) && (isInterfaceBin(t0) || isInterfaceSrc(t0)) { // toolscript patch 125: the record or the wrapper of a copy
+		var value func(*frame) reflect.Value
+		if isInterfaceSrc(t0) {
+			value = genValueInterface(c)
+		} else {
+			value = genInterfaceWrapper(c, typ)
+		}
+		n.exec = func(f *frame) bltn {
+			dest(f).Set(value(f))
+			return next
+		}
+		return
+	}
+
 	doConvert := true
 	var value func(*frame) reflect.Value
 	switch {
@@ -972,7 +986,7 @@ func assign(n *node) {
 	// source's type (s, n = Square{5}, 7 and a swap of two any variables
 	// holding values of script types panicked in reflect.Set).
 	for i := range types {
-		if d := n.child[i].typ; types[i] != nil && d != nil && isInterfaceSrc(d) {
+		if d := n.child[i].typ; types[i] != nil && d != nil && (isInterfaceSrc(d) || isInterfaceBin(d)) { // toolscript patch 125: a native interface too
 			types[i] = d.frameType()
 		}
 	}
@@ -1499,6 +1513,11 @@ func interfaceWrapperOf(n *node, typ reflect.Type) func(*frame, reflect.Value) r
 			n2 = vi.node
 		}
 		v = getConcreteValue(v)
+		if v.CanAddr() { // toolscript patch 125: the wrapper holds a copy of the value converted, not the variable
+			c := reflect.New(v.Type()).Elem()
+			c.Set(v)
+			v = c
+		}
 		w := reflect.New(wrap).Elem()
 		w.Field(0).Set(v)
 		setWrapperNode(w, n) // toolscript patch 39
@@ -3611,7 +3630,11 @@ func doComposite(n *node, hasType bool, keyed bool) {
 		switch {
 		case d.Kind() == reflect.Ptr:
 			d.Set(a.Addr())
-		case destInterface:
+		case destInterface && (d.Kind() == reflect.Interface || d.Type() == valueInterfaceType):
+			// toolscript patch 125: only where the literal is written in
+			// its interface destination; in its own slot (xs[0] = T{},
+			// m[k] = T{}: the assignment converts it) it is the value
+			// (it panicked in reflect.Set).
 			if len(destType(n).field) > 0 {
 				d.Set(reflect.ValueOf(valueInterface{n, a}))
 				break
@@ -4952,6 +4975,9 @@ func _select(n *node) {
 			chanValues[i] = genValue(chans[i])
 			if assigned[i] != nil {
 				assignedValues[i] = genValue(assigned[i])
+				if cases[i].Dir == reflect.SelectSend { // toolscript patch 125: sent as the channel's element (a script interface's record)
+					assignedValues[i] = genDestValue(chans[i].typ.elem(), assigned[i])
+				}
 			}
 			if ok[i] != nil {
 				okValues[i] = genValue(ok[i])
@@ -4965,7 +4991,7 @@ func _select(n *node) {
 			// The comm clause as an empty body clause after channel send.
 			chanValues[i] = genValue(c0.child[0])
 			cases[i].Dir = reflect.SelectSend
-			assignedValues[i] = genValue(c0.child[1])
+			assignedValues[i] = genDestValue(c0.child[0].typ.elem(), c0.child[1]) // toolscript patch 125
 			clause[i] = func(*frame) bltn { return next }
 		}
 	}

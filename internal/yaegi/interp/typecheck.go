@@ -40,14 +40,26 @@ func (check typecheck) assignment(n *node, typ *itype, context string) error {
 		return n.cfgErrorf("invalid type in %s", context)
 	}
 	if n.typ.untyped {
+		var iface *itype
 		if typ == nil || isInterface(typ) {
 			if typ == nil && n.typ.cat == nilT {
 				return n.cfgErrorf("use of untyped nil in %s", context)
+			}
+			if typ != nil && n.typ.cat != nilT && !isEmptyInterface(typ) {
+				iface = typ // toolscript patch 125
 			}
 			typ = n.typ.defaultType(n.rval, check.scope)
 		}
 		if err := check.convertUntyped(n, typ); err != nil {
 			return err
+		}
+		// toolscript patch 125: the constant's default type must
+		// implement the interface (var g Getter = 3 was accepted).
+		if iface != nil && !n.typ.implements(iface) {
+			if context == "" {
+				return n.cfgErrorf("cannot use type %s as type %s", n.typ.id(), iface.id())
+			}
+			return n.cfgErrorf("cannot use type %s as type %s in %s", n.typ.id(), iface.id(), context)
 		}
 	}
 
@@ -803,12 +815,19 @@ func (check typecheck) builtin(name string, n *node, child []*node, ellipsis boo
 			return nil
 		}
 
+		// toolscript patch 125: the elements are of the slice's element
+		// type, a script interface too (its reflect type, valueInterface,
+		// took no script value: append(all, u) to a []V failed).
+		elem := valueTOf(t.Elem())
+		if u := typ.underlying(); u.cat == sliceT && u.val != nil {
+			elem = u.val
+		}
 		fun := &node{
 			typ: &itype{
 				cat: funcT,
 				arg: []*itype{
 					typ,
-					{cat: variadicT, val: valueTOf(t.Elem())},
+					{cat: variadicT, val: elem},
 				},
 				ret: []*itype{typ},
 			},
