@@ -1000,6 +1000,13 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			wireChild(n)
 			nilSym := interp.universe.symOf(nilIdent) // toolscript patch 9
 			c0, c1 := n.child[0], n.child[1]
+			// toolscript patch 123: an operation of untyped constants is an
+			// untyped constant, computed exactly whatever its use; the use
+			// converts the result (the destination's type given before made
+			// 5/2 a float division for a float64 variable).
+			if t := untypedConstResult(n); t != nil {
+				n.typ = t
+			}
 
 			err = check.binaryExpr(n)
 			if err != nil {
@@ -3712,6 +3719,49 @@ func checkConstOverflow(n *node) error {
 		return n.cfgErrorf("constant %s overflows %s", exact.ExactString(), n.typ.id())
 	}
 	return nil
+}
+
+// isUntypedConst reports whether n is an untyped constant whose value the
+// interpreter holds exactly. toolscript patch 123.
+func isUntypedConst(n *node) bool {
+	return n.typ != nil && n.typ.untyped && n.rval.IsValid() && isConstantValue(n.rval.Type())
+}
+
+// untypedConstResult is the type of the binary operation n of untyped
+// constant operands, an untyped constant whatever the context gives the
+// whole expression: the operands' kind of highest rank (int < rune <
+// float < complex), the left operand's for a shift by a constant count;
+// nil if n is not such an operation or is a comparison. toolscript
+// patch 123.
+func untypedConstResult(n *node) *itype {
+	c0, c1 := n.child[0], n.child[1]
+	if isBoolAction(n) || isComparisonAction(n.action) || !isUntypedConst(c0) {
+		return nil
+	}
+	if isShiftAction(n.action) {
+		if !c1.rval.IsValid() {
+			return nil // 1 << id takes the type of its use
+		}
+		if k := c0.typ.TypeOf().Kind(); k == reflect.Float64 || k == reflect.Complex128 {
+			return untypedInt(n) // a constant shift of 1.0 is an integer constant
+		}
+		return untypedOf(c0.typ, n)
+	}
+	if !isUntypedConst(c1) {
+		return nil
+	}
+	if c0.typ.cat != stringT && c1.typ.cat != stringT && untypedRank(c1.typ) > untypedRank(c0.typ) {
+		return untypedOf(c1.typ, n)
+	}
+	return untypedOf(c0.typ, n)
+}
+
+// untypedOf is a copy of the untyped type t for the node n (a node's type
+// is written through, c.typ.node = c). toolscript patch 123.
+func untypedOf(t *itype, n *node) *itype {
+	u := *t
+	u.node = n
+	return &u
 }
 
 // exactConstOf is the exact value of a constant operand: its
