@@ -1040,6 +1040,14 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			if err != nil {
 				break
 			}
+			// toolscript patch 123: a comparison of constants is an untyped
+			// boolean constant, computed now (it was computed at run time,
+			// which a constant declaration never ran: const ok = 3 > 2
+			// was false).
+			if r, ok := constCompare(n); ok {
+				n.typ = untypedBool(n)
+				n.rval = reflect.ValueOf(r)
+			}
 			if n.typ == nil {
 				if n.typ, err = nodeType(interp, sc, n); err != nil {
 					break
@@ -1974,6 +1982,16 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			if n.start.action == aNop {
 				n.start.gen = branch
 			}
+			// toolscript patch 123: of two boolean constants, a boolean
+			// constant (a constant declaration, which never runs, held false).
+			if c0, c1 := n.child[0].rval, n.child[1].rval; c0.IsValid() && c1.IsValid() && c0.Kind() == reflect.Bool && c1.Kind() == reflect.Bool {
+				n.rval = reflect.ValueOf(c0.Bool() && c1.Bool())
+				n.gen = nop
+				n.findex = notInFrame
+				if n.child[0].typ.untyped && n.child[1].typ.untyped {
+					n.typ = untypedBool(n)
+				}
+			}
 
 		case lorExpr:
 			if isBlank(n.child[0]) || isBlank(n.child[1]) {
@@ -1988,6 +2006,16 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			n.findex = sc.add(n.typ)
 			if n.start.action == aNop {
 				n.start.gen = branch
+			}
+			// toolscript patch 123: of two boolean constants, a boolean
+			// constant (a constant declaration, which never runs, held false).
+			if c0, c1 := n.child[0].rval, n.child[1].rval; c0.IsValid() && c1.IsValid() && c0.Kind() == reflect.Bool && c1.Kind() == reflect.Bool {
+				n.rval = reflect.ValueOf(c0.Bool() || c1.Bool())
+				n.gen = nop
+				n.findex = notInFrame
+				if n.child[0].typ.untyped && n.child[1].typ.untyped {
+					n.typ = untypedBool(n)
+				}
 			}
 
 		case parenExpr:
@@ -3750,10 +3778,79 @@ func untypedConstResult(n *node) *itype {
 	if !isUntypedConst(c1) {
 		return nil
 	}
-	if c0.typ.cat != stringT && c1.typ.cat != stringT && untypedRank(c1.typ) > untypedRank(c0.typ) {
+	if constRank(c1.typ) > constRank(c0.typ) {
 		return untypedOf(c1.typ, n)
 	}
 	return untypedOf(c0.typ, n)
+}
+
+// constCompare is the result of the comparison n of two constants, if
+// both are constants of numbers, strings or booleans. toolscript patch 123.
+func constCompare(n *node) (result, ok bool) {
+	if !isComparisonAction(n.action) {
+		return false, false
+	}
+	x, ok0 := comparableConst(n.child[0])
+	y, ok1 := comparableConst(n.child[1])
+	if !ok0 || !ok1 {
+		return false, false
+	}
+	if x.Kind() == constant.Bool || y.Kind() == constant.Bool {
+		if x.Kind() != y.Kind() || (n.action != aEqual && n.action != aNotEqual) {
+			return false, false
+		}
+	}
+	if (x.Kind() == constant.String) != (y.Kind() == constant.String) {
+		return false, false
+	}
+	op := map[action]token.Token{aEqual: token.EQL, aNotEqual: token.NEQ, aGreater: token.GTR, aGreaterEqual: token.GEQ, aLower: token.LSS, aLowerEqual: token.LEQ}[n.action]
+	return constant.Compare(x, op, y), true
+}
+
+// comparableConst is the exact value of the constant operand n of a
+// comparison: its go/constant value or the number, string or boolean a
+// typed constant holds. toolscript patch 123.
+func comparableConst(n *node) (constant.Value, bool) {
+	v := n.rval
+	if !v.IsValid() || n.typ == nil || n.typ.cat == nilT || isInterface(n.typ) {
+		return nil, false
+	}
+	if c := vConstantValue(v); c != nil {
+		return c, c.Kind() != constant.Unknown
+	}
+	switch t := v.Type(); {
+	case t.Kind() == reflect.Bool:
+		return constant.MakeBool(v.Bool()), true
+	case t.Kind() == reflect.String:
+		return constant.MakeString(v.String()), true
+	case isInt(t):
+		return constant.MakeInt64(v.Int()), true
+	case isUint(t):
+		return constant.MakeUint64(v.Uint()), true
+	case isFloat(t):
+		return constant.MakeFloat64(v.Float()), true
+	case isComplex(t):
+		c := v.Complex()
+		return constant.BinaryOp(constant.MakeFloat64(real(c)), token.ADD, constant.MakeImag(constant.MakeFloat64(imag(c)))), true
+	}
+	return nil, false
+}
+
+// constRank orders the kinds of untyped constants, int < rune < float <
+// complex, by their representation (a native package's constant, math.Pi,
+// has a type of category valueT). toolscript patch 123.
+func constRank(t *itype) int {
+	switch k := t.TypeOf().Kind(); {
+	case k == reflect.Int32 || t.str == "untyped rune":
+		return 2
+	case isInt(t.TypeOf()) || isUint(t.TypeOf()):
+		return 1
+	case k == reflect.Float32 || k == reflect.Float64:
+		return 3
+	case k == reflect.Complex64 || k == reflect.Complex128:
+		return 4
+	}
+	return 0
 }
 
 // untypedOf is a copy of the untyped type t for the node n (a node's type
