@@ -3823,13 +3823,13 @@ func comparableConst(n *node) (constant.Value, bool) {
 		return constant.MakeBool(v.Bool()), true
 	case t.Kind() == reflect.String:
 		return constant.MakeString(v.String()), true
-	case isInt(t):
+	case t.Kind() >= reflect.Int && t.Kind() <= reflect.Int64:
 		return constant.MakeInt64(v.Int()), true
-	case isUint(t):
+	case t.Kind() >= reflect.Uint && t.Kind() <= reflect.Uintptr:
 		return constant.MakeUint64(v.Uint()), true
-	case isFloat(t):
+	case t.Kind() == reflect.Float32 || t.Kind() == reflect.Float64:
 		return constant.MakeFloat64(v.Float()), true
-	case isComplex(t):
+	case t.Kind() == reflect.Complex64 || t.Kind() == reflect.Complex128:
 		c := v.Complex()
 		return constant.BinaryOp(constant.MakeFloat64(real(c)), token.ADD, constant.MakeImag(constant.MakeFloat64(imag(c)))), true
 	}
