@@ -1000,6 +1000,13 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			wireChild(n)
 			nilSym := interp.universe.symOf(nilIdent) // toolscript patch 9
 			c0, c1 := n.child[0], n.child[1]
+			// toolscript patch 123: an operation of untyped constants is an
+			// untyped constant, computed exactly whatever its use; the use
+			// converts the result (the destination's type given before made
+			// 5/2 a float division for a float64 variable).
+			if t := untypedConstResult(n); t != nil {
+				n.typ = t
+			}
 
 			err = check.binaryExpr(n)
 			if err != nil {
@@ -1032,6 +1039,14 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			}
 			if err != nil {
 				break
+			}
+			// toolscript patch 123: a comparison of constants is an untyped
+			// boolean constant, computed now (it was computed at run time,
+			// which a constant declaration never ran: const ok = 3 > 2
+			// was false).
+			if r, ok := constCompare(n); ok {
+				n.typ = untypedBool(n)
+				n.rval = reflect.ValueOf(r)
 			}
 			if n.typ == nil {
 				if n.typ, err = nodeType(interp, sc, n); err != nil {
@@ -1978,6 +1993,16 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			if n.start.action == aNop {
 				n.start.gen = branch
 			}
+			// toolscript patch 123: of two boolean constants, a boolean
+			// constant (a constant declaration, which never runs, held false).
+			if c0, c1 := n.child[0].rval, n.child[1].rval; c0.IsValid() && c1.IsValid() && c0.Kind() == reflect.Bool && c1.Kind() == reflect.Bool {
+				n.rval = reflect.ValueOf(c0.Bool() && c1.Bool())
+				n.gen = nop
+				n.findex = notInFrame
+				if n.child[0].typ.untyped && n.child[1].typ.untyped {
+					n.typ = untypedBool(n)
+				}
+			}
 
 		case lorExpr:
 			if isBlank(n.child[0]) || isBlank(n.child[1]) {
@@ -1992,6 +2017,16 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			n.findex = sc.add(n.typ)
 			if n.start.action == aNop {
 				n.start.gen = branch
+			}
+			// toolscript patch 123: of two boolean constants, a boolean
+			// constant (a constant declaration, which never runs, held false).
+			if c0, c1 := n.child[0].rval, n.child[1].rval; c0.IsValid() && c1.IsValid() && c0.Kind() == reflect.Bool && c1.Kind() == reflect.Bool {
+				n.rval = reflect.ValueOf(c0.Bool() || c1.Bool())
+				n.gen = nop
+				n.findex = notInFrame
+				if n.child[0].typ.untyped && n.child[1].typ.untyped {
+					n.typ = untypedBool(n)
+				}
 			}
 
 		case parenExpr:
@@ -3723,6 +3758,118 @@ func checkConstOverflow(n *node) error {
 		return n.cfgErrorf("constant %s overflows %s", exact.ExactString(), n.typ.id())
 	}
 	return nil
+}
+
+// isUntypedConst reports whether n is an untyped constant whose value the
+// interpreter holds exactly. toolscript patch 123.
+func isUntypedConst(n *node) bool {
+	return n.typ != nil && n.typ.untyped && n.rval.IsValid() && isConstantValue(n.rval.Type())
+}
+
+// untypedConstResult is the type of the binary operation n of untyped
+// constant operands, an untyped constant whatever the context gives the
+// whole expression: the operands' kind of highest rank (int < rune <
+// float < complex), the left operand's for a shift by a constant count;
+// nil if n is not such an operation or is a comparison. toolscript
+// patch 123.
+func untypedConstResult(n *node) *itype {
+	c0, c1 := n.child[0], n.child[1]
+	if isBoolAction(n) || isComparisonAction(n.action) || !isUntypedConst(c0) {
+		return nil
+	}
+	if isShiftAction(n.action) {
+		if !c1.rval.IsValid() {
+			return nil // 1 << id takes the type of its use
+		}
+		if k := c0.typ.TypeOf().Kind(); k == reflect.Float64 || k == reflect.Complex128 {
+			return untypedInt(n) // a constant shift of 1.0 is an integer constant
+		}
+		return untypedOf(c0.typ, n)
+	}
+	if !isUntypedConst(c1) {
+		return nil
+	}
+	if constRank(c1.typ) > constRank(c0.typ) {
+		return untypedOf(c1.typ, n)
+	}
+	return untypedOf(c0.typ, n)
+}
+
+// constCompare is the result of the comparison n of two constants, if
+// both are constants of numbers, strings or booleans. toolscript patch 123.
+func constCompare(n *node) (result, ok bool) {
+	if !isComparisonAction(n.action) {
+		return false, false
+	}
+	x, ok0 := comparableConst(n.child[0])
+	y, ok1 := comparableConst(n.child[1])
+	if !ok0 || !ok1 {
+		return false, false
+	}
+	if x.Kind() == constant.Bool || y.Kind() == constant.Bool {
+		if x.Kind() != y.Kind() || (n.action != aEqual && n.action != aNotEqual) {
+			return false, false
+		}
+	}
+	if (x.Kind() == constant.String) != (y.Kind() == constant.String) {
+		return false, false
+	}
+	op := map[action]token.Token{aEqual: token.EQL, aNotEqual: token.NEQ, aGreater: token.GTR, aGreaterEqual: token.GEQ, aLower: token.LSS, aLowerEqual: token.LEQ}[n.action]
+	return constant.Compare(x, op, y), true
+}
+
+// comparableConst is the exact value of the constant operand n of a
+// comparison: its go/constant value or the number, string or boolean a
+// typed constant holds. toolscript patch 123.
+func comparableConst(n *node) (constant.Value, bool) {
+	v := n.rval
+	if !v.IsValid() || n.typ == nil || n.typ.cat == nilT || isInterface(n.typ) {
+		return nil, false
+	}
+	if c := vConstantValue(v); c != nil {
+		return c, c.Kind() != constant.Unknown
+	}
+	switch t := v.Type(); {
+	case t.Kind() == reflect.Bool:
+		return constant.MakeBool(v.Bool()), true
+	case t.Kind() == reflect.String:
+		return constant.MakeString(v.String()), true
+	case t.Kind() >= reflect.Int && t.Kind() <= reflect.Int64:
+		return constant.MakeInt64(v.Int()), true
+	case t.Kind() >= reflect.Uint && t.Kind() <= reflect.Uintptr:
+		return constant.MakeUint64(v.Uint()), true
+	case t.Kind() == reflect.Float32 || t.Kind() == reflect.Float64:
+		return constant.MakeFloat64(v.Float()), true
+	case t.Kind() == reflect.Complex64 || t.Kind() == reflect.Complex128:
+		c := v.Complex()
+		return constant.BinaryOp(constant.MakeFloat64(real(c)), token.ADD, constant.MakeImag(constant.MakeFloat64(imag(c)))), true
+	}
+	return nil, false
+}
+
+// constRank orders the kinds of untyped constants, int < rune < float <
+// complex, by their representation (a native package's constant, math.Pi,
+// has a type of category valueT). toolscript patch 123.
+func constRank(t *itype) int {
+	switch k := t.TypeOf().Kind(); {
+	case k == reflect.Int32 || t.str == "untyped rune":
+		return 2
+	case isInt(t.TypeOf()) || isUint(t.TypeOf()):
+		return 1
+	case k == reflect.Float32 || k == reflect.Float64:
+		return 3
+	case k == reflect.Complex64 || k == reflect.Complex128:
+		return 4
+	}
+	return 0
+}
+
+// untypedOf is a copy of the untyped type t for the node n (a node's type
+// is written through, c.typ.node = c). toolscript patch 123.
+func untypedOf(t *itype, n *node) *itype {
+	u := *t
+	u.node = n
+	return &u
 }
 
 // exactConstOf is the exact value of a constant operand: its

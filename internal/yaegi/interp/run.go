@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"go/constant"
+	"go/token" // toolscript patch 124
 	"reflect"
 	"regexp"
 	"runtime" // toolscript patch 59
@@ -5272,23 +5273,50 @@ func isNotNil(n *node) {
 	}
 }
 
+// complexConst computes complex of constant arguments at compile time:
+// exactly, as an untyped constant, if both are untyped, or in the result's
+// type. toolscript patch 124.
 func complexConst(n *node) {
 	if v0, v1 := n.child[1].rval, n.child[2].rval; v0.IsValid() && v1.IsValid() {
-		n.rval = reflect.ValueOf(complex(vFloat(v0), vFloat(v1)))
+		if c0, c1 := vConstantValue(v0), vConstantValue(v1); c0 != nil && c1 != nil && n.typ.untyped {
+			n.rval = reflect.ValueOf(constant.BinaryOp(constant.ToFloat(c0), token.ADD, constant.MakeImag(constant.ToFloat(c1))))
+		} else if c := complex(vFloat(v0), vFloat(v1)); v0.Kind() == reflect.Float32 || v1.Kind() == reflect.Float32 {
+			n.rval = reflect.ValueOf(complex64(c))
+		} else {
+			n.rval = reflect.ValueOf(c)
+		}
 		n.gen = nop
 	}
 }
 
+// imagConst computes imag of a constant at compile time: an untyped
+// constant of an untyped one (upstream called reflect's Complex on the
+// go/constant value, a compiler panic), or a value of the result's type.
+// toolscript patch 124.
 func imagConst(n *node) {
 	if v := n.child[1].rval; v.IsValid() {
-		n.rval = reflect.ValueOf(imag(v.Complex()))
+		if c := vConstantValue(v); c != nil {
+			n.rval = reflect.ValueOf(constant.ToFloat(constant.Imag(c)))
+		} else if x := imag(v.Complex()); v.Kind() == reflect.Complex64 {
+			n.rval = reflect.ValueOf(float32(x))
+		} else {
+			n.rval = reflect.ValueOf(x)
+		}
 		n.gen = nop
 	}
 }
 
+// realConst computes real of a constant at compile time, as imagConst
+// does imag. toolscript patch 124.
 func realConst(n *node) {
 	if v := n.child[1].rval; v.IsValid() {
-		n.rval = reflect.ValueOf(real(v.Complex()))
+		if c := vConstantValue(v); c != nil {
+			n.rval = reflect.ValueOf(constant.ToFloat(constant.Real(c)))
+		} else if x := real(v.Complex()); v.Kind() == reflect.Complex64 {
+			n.rval = reflect.ValueOf(float32(x))
+		} else {
+			n.rval = reflect.ValueOf(x)
+		}
 		n.gen = nop
 	}
 }

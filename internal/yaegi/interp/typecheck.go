@@ -91,6 +91,18 @@ func (check typecheck) assignment(n *node, typ *itype, context string) error {
 func (check typecheck) assignExpr(n, dest, src *node) error {
 	if n.action == aAssign {
 		isConst := n.anc.kind == constDecl
+		if isConst {
+			// toolscript patch 123: a constant declared with a call the
+			// interpreter does not compute at compile time (f(), or
+			// max(1, 2): min and max are functions here) was its type's
+			// zero value.
+			if c := nonConstCall(src); c != nil {
+				return c.cfgErrorf("the value of constant %s is not constant: the interpreter does not compute this call at compile time", dest.ident)
+			}
+			if !src.rval.IsValid() && src.typ != nil && !src.typ.incomplete {
+				return src.cfgErrorf("the value of constant %s is not a constant the interpreter computes", dest.ident)
+			}
+		}
 		if !isConst {
 			// var operations must be typed
 			dest.typ = dest.typ.defaultType(src.rval, check.scope)
@@ -105,6 +117,22 @@ func (check typecheck) assignExpr(n, dest, src *node) error {
 	}
 
 	return check.binaryExpr(n)
+}
+
+// nonConstCall is the first call in the expression n whose value is not
+// computed at compile time, or nil. toolscript patch 123.
+func nonConstCall(n *node) (c *node) {
+	n.Walk(func(m *node) bool {
+		if c != nil || m.kind == funcLit {
+			return false
+		}
+		if m.kind == callExpr && !m.rval.IsValid() {
+			c = m
+			return false
+		}
+		return true
+	}, nil)
+	return c
 }
 
 // addressExpr type checks a unary address expression.
