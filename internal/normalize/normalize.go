@@ -277,6 +277,9 @@ func (p *Program) rewrites(src string, fset *token.FileSet, file *ast.File) []ed
 	if mentions(src, "go") {
 		edits = append(edits, p.rewriteGo(src, fset, file)...)
 	}
+	if mentions(src, "min") || mentions(src, "max") {
+		edits = append(edits, foldMinMax(fset, file)...)
+	}
 	return edits
 }
 

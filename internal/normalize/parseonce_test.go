@@ -46,8 +46,9 @@ func TestParseOnce_SameAsText(t *testing.T) {
 		{"x := 1\nx = 2\n", true},
 		{"&time.Local\n", false}, // the check's error, at the model's column
 		{"result(1)\n", false},
-		{"fmt.Println(min(1, 2))\n", true}, // the trailer's min, parsed on its own
-		{"fmt.Println(\"max\")\n", false},  // the runtime's import predicted, not needed: the text
+		{"x := 1\nfmt.Println(min(x, 2))\n", true}, // the trailer's min, parsed on its own
+		{"fmt.Println(min(1, 2))\n", false},        // folded into its constant: the text
+		{"fmt.Println(\"max\")\n", false},          // the runtime's import predicted, not needed: the text
 		{"max := 1\nfmt.Println(max) // __ts.X\n", true},
 		{"package main\n\nfunc main() { go func() {}() }\n", false},
 		{"x := \n", false},
