@@ -61,25 +61,6 @@ func fmtArgsStart(n *node) int {
 // fmtConvFunc converts a value for printing in the frame of the call.
 type fmtConvFunc func(f *frame, v reflect.Value) reflect.Value
 
-// fmtPrinted is a value printed through its Error or String method.
-type fmtPrinted struct {
-	raw  reflect.Value
-	text func() string
-}
-
-// Format implements fmt.Formatter: fmt calls Error or String for %v
-// (not %#v), %s, %q, %x and %X, and formats the value itself otherwise.
-func (p fmtPrinted) Format(s fmt.State, verb rune) {
-	switch verb {
-	case 'v', 's', 'q', 'x', 'X':
-		if verb != 'v' || !s.Flag('#') {
-			fmt.Fprintf(s, fmt.FormatString(s, verb), p.text())
-			return
-		}
-	}
-	fmt.Fprintf(s, fmt.FormatString(s, verb), p.raw.Interface())
-}
-
 var anyType = reflect.TypeOf((*interface{})(nil)).Elem()
 
 // fmtConverters caches the conversion of each script type, nil for a
@@ -365,37 +346,6 @@ func (interp *Interpreter) fmtDynamic(f *frame, v reflect.Value) reflect.Value {
 		return c(f, vi.value)
 	}
 	return vi.value
-}
-
-// printMethod returns the conversion of a type whose method set has a
-// script method Error or String of type func() string.
-func printMethod(t *itype) fmtConvFunc {
-	for _, name := range [...]string{"Error", "String"} {
-		m, index := t.lookupMethod(name)
-		if m == nil || m.typ == nil || len(m.typ.arg) != 0 || len(m.typ.ret) != 1 || m.typ.ret[0].cat != stringT {
-			continue
-		}
-		ptrRecv := m.typ.recv != nil && m.typ.recv.cat == ptrT
-		if ptrRecv && t.cat != ptrT {
-			continue // not in a value's method set
-		}
-		return func(f *frame, v reflect.Value) reflect.Value {
-			if v.Kind() == reflect.Ptr && v.IsNil() {
-				return v
-			}
-			if !v.CanInterface() {
-				return v
-			}
-			nod := *m
-			nod.val = &nod
-			nod.recv = &receiver{val: v, index: index}
-			fn := genFuncValue(&nod)(f)
-			return reflect.ValueOf(fmtPrinted{raw: v, text: func() string {
-				return fn.Call(nil)[0].String()
-			}})
-		}
-	}
-	return nil
 }
 
 // isWrappable tells whether a value of type t may be an error that

@@ -1986,7 +1986,7 @@ func callBin(n *node) {
 	if lr := n.interp.mapTypesOf(c0.rval); lr != nil { // toolscript patch 7
 		getMapType = func(typ *itype) reflect.Type {
 			for _, rt := range lr {
-				if typ.implements(&itype{cat: valueT, rtype: rt}) {
+				if typ.implements(&itype{cat: valueT, rtype: rt}) && !outOfMethodSet(typ, rt) { // toolscript patch 126: a pointer method is not a value's
 					return rt
 				}
 			}
