@@ -454,7 +454,7 @@ func (interp *Interpreter) fmtSpreadTypes(n *node, format func(*frame) reflect.V
 			case typeVerbAt(fs, a):
 				out[i] = interp.dynamicTypeName(n, rv.Index(i))
 			case goSyntaxVerbAt(fs, a):
-				out[i] = fmtText(goSyntaxer{interp, n}.goSyntax(elem, rv.Index(i), true))
+				out[i] = fmtText(goSyntaxer{interp: interp, n: n, f: f}.goSyntax(elem, rv.Index(i), true)) // toolscript patch 126
 			default:
 				out[i] = ifaceOf(pv.Index(i))
 			}

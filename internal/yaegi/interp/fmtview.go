@@ -67,7 +67,8 @@ var anyType = reflect.TypeOf((*interface{})(nil)).Elem()
 // type printed as it is.
 type fmtConverters struct {
 	sync.Mutex
-	conv map[*itype]*fmtConvEntry
+	conv  map[*itype]*fmtConvEntry
+	plain map[*itype]*fmtConvEntry // toolscript patch 126: under an unexported field
 }
 
 type fmtConvEntry struct {
@@ -148,6 +149,7 @@ func (interp *Interpreter) newFmtConv(t *itype) fmtConvFunc {
 		if ec == nil {
 			return nil
 		}
+		bytes := t.val.TypeOf() != nil && t.val.TypeOf().Kind() == reflect.Uint8 // toolscript patch 126
 		return func(f *frame, v reflect.Value) reflect.Value {
 			if v.Kind() == reflect.Slice && v.IsNil() {
 				return v
@@ -155,6 +157,9 @@ func (interp *Interpreter) newFmtConv(t *itype) fmtConvFunc {
 			out := make([]interface{}, v.Len())
 			for i := range out {
 				out[i] = ifaceOf(ec(f, v.Index(i)))
+			}
+			if bytes { // toolscript patch 126: %s, %q, %x and %X print the bytes
+				return reflect.ValueOf(fmtBytes{raw: v, elem: reflect.ValueOf(out)})
 			}
 			return reflect.ValueOf(out)
 		}
@@ -177,7 +182,7 @@ func (interp *Interpreter) newFmtConv(t *itype) fmtConvFunc {
 			return out
 		}
 	case structT:
-		return interp.fmtStruct(t)
+		return interp.fmtStructOf(t, false) // toolscript patch 126
 	}
 	return nil
 }
@@ -224,8 +229,8 @@ func fmtMapKeys(kc, ec fmtConvFunc) fmtConvFunc {
 			}
 			less, ok = func(a, b reflect.Value) bool { return keyOrder(a, b) < 0 }, true
 		}
-		if !ok {
-			return v
+		if !ok { // toolscript patch 126: struct, array, bool and pointer keys, as fmt orders them
+			less, ok = func(a, b reflect.Value) bool { return valueCompare(a, b, 0) < 0 }, true
 		}
 		sort.Slice(keys, func(i, j int) bool { return less(keys[i], keys[j]) })
 		m := fmtMap{raw: v, keys: make([]interface{}, len(keys)), vals: make([]interface{}, len(keys))}
@@ -256,16 +261,23 @@ func rawLess(k reflect.Kind) (func(a, b reflect.Value) bool, bool) {
 	return nil, false
 }
 
-// fmtStruct converts a script struct with unexported fields, or with an
+// fmtStructOf converts a script struct with unexported fields, or with an
 // exported field that needs a conversion, to a struct of the script's
 // field names (fmt reads unexported fields as they are, as Go does).
-func (interp *Interpreter) fmtStruct(t *itype) fmtConvFunc {
+//
+// toolscript patch 126: plain is true for a struct under an unexported
+// field, whose fields are converted without their methods; so are the
+// values of unexported fields.
+func (interp *Interpreter) fmtStructOf(t *itype, plain bool) fmtConvFunc {
 	n := len(t.field)
 	convs := make([]fmtConvFunc, n)
 	needed := false
 	for i, fl := range t.field {
-		if !isExportedName(fl.name) {
-			needed = true
+		if !isExportedName(fl.name) || plain { // toolscript patch 126
+			needed = needed || !isExportedName(fl.name)
+			if convs[i] = interp.fmtPlainLocked(fl.typ); convs[i] != nil {
+				needed = true
+			}
 			continue
 		}
 		if convs[i] = interp.fmtConvLocked(fl.typ, false); convs[i] != nil {
@@ -448,7 +460,7 @@ func (interp *Interpreter) fmtTypeVerbs(n *node, values []func(*frame) reflect.V
 				lostInst = iterName(t.TypeOf()) // toolscript patch 92: maps.Keys(m)
 			}
 		}
-		if t == nil || (!isInterface(t) && !hasScriptName(t, map[*itype]bool{}) && !holdsInterface(t, map[*itype]bool{}) && lostBin == "" && lostInst == "" && givenStatic == "") { // toolscript patches 42, 89, 91, 92 and 121
+		if t == nil || (!isInterface(t) && !hasScriptName(t, map[*itype]bool{}) && !holdsInterface(t, map[*itype]bool{}) && !hasHiddenField(t, map[*itype]bool{}) /* toolscript patch 126 */ && lostBin == "" && lostInst == "" && givenStatic == "") { // toolscript patches 42, 89, 91, 92 and 121
 			continue
 		}
 		if named == nil {
@@ -459,7 +471,7 @@ func (interp *Interpreter) fmtTypeVerbs(n *node, values []func(*frame) reflect.V
 		static := ""
 		if !isInterface(t) { // toolscript patch 42
 			static = t.str
-			if !hasScriptName(t, map[*itype]bool{}) { // toolscript patch 89: []any
+			if !hasScriptName(t, map[*itype]bool{}) && !hasHiddenField(t, map[*itype]bool{}) { // toolscript patch 89: []any; 126: struct { y int }
 				static = t.TypeOf().String()
 			} else { // toolscript patch 113: Go's spelling (func(*main.Acc, int))
 				static = goTypeString(t, 0)
@@ -475,7 +487,7 @@ func (interp *Interpreter) fmtTypeVerbs(n *node, values []func(*frame) reflect.V
 			}
 			if !typeVerbAt(format(f).String(), arg) {
 				if goSyntaxVerbAt(format(f).String(), arg) { // toolscript patch 42
-					return reflect.ValueOf(fmtText(goSyntaxer{interp, n}.goSyntax(t, raw(f), true))) // toolscript patch 89
+					return reflect.ValueOf(fmtText(goSyntaxer{interp: interp, n: n, f: f}.goSyntax(t, raw(f), true))) // toolscript patches 89 and 126
 				}
 				return prior(f)
 			}
@@ -718,6 +730,9 @@ func (g goSyntaxer) goSyntax(t *itype, v reflect.Value, top bool) string { // to
 	if vi, ok := ifaceOf(v).(valueInterface); ok {
 		v = vi.value
 	}
+	if s, ok := g.byMethod(t, v); ok { // toolscript patch 126: Format, GoString
+		return s
+	}
 	switch t.cat {
 	case linkedT:
 		return g.goSyntax(t.val, v, top)
@@ -748,7 +763,9 @@ func (g goSyntaxer) goSyntax(t *itype, v reflect.Value, top bool) string { // to
 			}
 			b.WriteString(fl.name)
 			b.WriteByte(':')
-			b.WriteString(g.goSyntax(fl.typ, v.Field(i), false))
+			fg := g
+			fg.hidden = g.hidden || !isExportedName(fl.name) // toolscript patch 126
+			b.WriteString(fg.goSyntax(fl.typ, v.Field(i), false))
 		}
 		b.WriteByte('}')
 		return b.String()
@@ -803,7 +820,7 @@ func (g goSyntaxer) goSyntax(t *itype, v reflect.Value, top bool) string { // to
 // goTypeName is Go's name of t in %#v: the reflect type's for a type
 // without script names ([]interface {}, not []any) (toolscript patch 89).
 func goTypeName(t *itype) string {
-	if !hasScriptName(t, map[*itype]bool{}) {
+	if !hasScriptName(t, map[*itype]bool{}) && !hasHiddenField(t, map[*itype]bool{}) { // toolscript patch 126
 		if rt := t.TypeOf(); rt != nil {
 			return rt.String()
 		}
@@ -815,6 +832,8 @@ func goTypeName(t *itype) string {
 type goSyntaxer struct {
 	interp *Interpreter
 	n      *node
+	f      *frame // toolscript patch 126: the frame of the call, for the methods of the values
+	hidden bool   // toolscript patch 126: under an unexported field, where fmt calls no method
 }
 
 // native is fmt's %#v of v, a value without script types, or a run-time
