@@ -420,3 +420,41 @@ func (b fmtBytes) Format(s fmt.State, verb rune) {
 	}
 	fmt.Fprintf(s, fmt.FormatString(s, verb), ifaceOf(b.elem))
 }
+
+// embedsErrorOnly tells whether t's method set has Error only from an
+// embedded interface, which the interpreter's error wrapper does not
+// call: such a value is printed, not wrapped, by Errorf.
+func embedsErrorOnly(t *itype) bool {
+	if t == nil || isInterface(t) || isBin(t) {
+		return false
+	}
+	fm := fmtMethodOf(t, "Error", func(*itype) bool { return true })
+	return fm != nil && fm.m == nil
+}
+
+// loudWrapVerb fails, at run time, Errorf's %w of the argument arg, of
+// type t, a value whose Error comes from an embedded interface: Go wraps
+// it, the interpreter could only print it.
+func loudWrapVerb(n, format *node, t *itype, value func(*frame) reflect.Value, arg int) func(*frame) reflect.Value {
+	fv := genValue(format)
+	return func(f *frame) reflect.Value {
+		fs := fv(f)
+		if fs.Kind() == reflect.String && wrapVerbAt(fs.String(), arg) {
+			panic(n.cfgErrorf("%%w of a value of type %s, whose Error method is promoted from an embedded interface, is not supported by the interpreter", t.str))
+		}
+		return value(f)
+	}
+}
+
+// wrapVerbAt tells whether the verb of the argument arg of format is %w.
+func wrapVerbAt(format string, arg int) bool {
+	found := false
+	printfVerbs(format, func(at, a int) bool {
+		if a == arg {
+			found = format[at] == 'w'
+			return false
+		}
+		return a < arg
+	})
+	return found
+}

@@ -366,8 +366,8 @@ func isWrappable(t *itype) bool {
 	if t == nil || isInterface(t) {
 		return true
 	}
-	m, _ := t.lookupMethod("Error")
-	return m != nil
+	fm := fmtMethodOf(t, "Error", func(*itype) bool { return true }) // toolscript patch 126: in t's method set
+	return fm != nil && fm.m != nil
 }
 
 // printedAsIs tells whether fmt prints a value of type t right as it is:

@@ -2132,6 +2132,9 @@ func callBin(n *node) {
 				raw := genValue(child[i])
 				values[i] = func(f *frame) reflect.Value { return conv(f, raw(f)) }
 			}
+			if errorf && n.action != aCallSlice && embedsErrorOnly(child[i].typ) { // toolscript patch 126
+				values[i] = loudWrapVerb(n, child[start-1], child[i].typ, values[i], i-start)
+			}
 		}
 		if name := n.child[0].child[1].ident; name[len(name)-1] == 'f' {
 			n.interp.fmtTypeVerbs(n, values, child, start-1)
