@@ -32,7 +32,7 @@ func goTypeString(t *itype, depth int) string {
 	if t.binName != "" { // toolscript patch 114
 		return t.binName
 	}
-	if t.name != "" && t.path != "" || !hasScriptName(t, map[*itype]bool{}) && !hasHiddenField(t, map[*itype]bool{}) { // toolscript patch 126: struct { y int }
+	if t.name != "" && t.path != "" || !hasScriptName(t, map[*itype]bool{}) && !hasHiddenField(t, map[*itype]bool{}) { // toolscript patch 127: struct { y int }
 		if t.name == "" {
 			if rt := t.TypeOf(); rt != nil {
 				return rt.String()

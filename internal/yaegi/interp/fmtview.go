@@ -68,7 +68,7 @@ var anyType = reflect.TypeOf((*interface{})(nil)).Elem()
 type fmtConverters struct {
 	sync.Mutex
 	conv  map[*itype]*fmtConvEntry
-	plain map[*itype]*fmtConvEntry // toolscript patch 126: under an unexported field
+	plain map[*itype]*fmtConvEntry // toolscript patch 127: under an unexported field
 }
 
 type fmtConvEntry struct {
@@ -182,7 +182,7 @@ func (interp *Interpreter) newFmtConv(t *itype) fmtConvFunc {
 			return out
 		}
 	case structT:
-		return interp.fmtStructOf(t, false) // toolscript patch 126
+		return interp.fmtStructOf(t, false) // toolscript patch 127
 	}
 	return nil
 }
@@ -265,7 +265,7 @@ func rawLess(k reflect.Kind) (func(a, b reflect.Value) bool, bool) {
 // exported field that needs a conversion, to a struct of the script's
 // field names (fmt reads unexported fields as they are, as Go does).
 //
-// toolscript patch 126: plain is true for a struct under an unexported
+// toolscript patch 127: plain is true for a struct under an unexported
 // field, whose fields are converted without their methods; so are the
 // values of unexported fields.
 func (interp *Interpreter) fmtStructOf(t *itype, plain bool) fmtConvFunc {
@@ -273,7 +273,7 @@ func (interp *Interpreter) fmtStructOf(t *itype, plain bool) fmtConvFunc {
 	convs := make([]fmtConvFunc, n)
 	needed := false
 	for i, fl := range t.field {
-		if !isExportedName(fl.name) || plain { // toolscript patch 126
+		if !isExportedName(fl.name) || plain { // toolscript patch 127
 			needed = needed || !isExportedName(fl.name)
 			if convs[i] = interp.fmtPlainLocked(fl.typ); convs[i] != nil {
 				needed = true
@@ -460,7 +460,7 @@ func (interp *Interpreter) fmtTypeVerbs(n *node, values []func(*frame) reflect.V
 				lostInst = iterName(t.TypeOf()) // toolscript patch 92: maps.Keys(m)
 			}
 		}
-		if t == nil || (!isInterface(t) && !hasScriptName(t, map[*itype]bool{}) && !holdsInterface(t, map[*itype]bool{}) && !hasHiddenField(t, map[*itype]bool{}) /* toolscript patch 126 */ && lostBin == "" && lostInst == "" && givenStatic == "") { // toolscript patches 42, 89, 91, 92 and 121
+		if t == nil || (!isInterface(t) && !hasScriptName(t, map[*itype]bool{}) && !holdsInterface(t, map[*itype]bool{}) && !hasHiddenField(t, map[*itype]bool{}) /* toolscript patch 127 */ && lostBin == "" && lostInst == "" && givenStatic == "") { // toolscript patches 42, 89, 91, 92 and 121
 			continue
 		}
 		if named == nil {
@@ -471,7 +471,7 @@ func (interp *Interpreter) fmtTypeVerbs(n *node, values []func(*frame) reflect.V
 		static := ""
 		if !isInterface(t) { // toolscript patch 42
 			static = t.str
-			if !hasScriptName(t, map[*itype]bool{}) && !hasHiddenField(t, map[*itype]bool{}) { // toolscript patch 89: []any; 126: struct { y int }
+			if !hasScriptName(t, map[*itype]bool{}) && !hasHiddenField(t, map[*itype]bool{}) { // toolscript patch 89: []any; 127: struct { y int }
 				static = t.TypeOf().String()
 			} else { // toolscript patch 113: Go's spelling (func(*main.Acc, int))
 				static = goTypeString(t, 0)
@@ -820,7 +820,7 @@ func (g goSyntaxer) goSyntax(t *itype, v reflect.Value, top bool) string { // to
 // goTypeName is Go's name of t in %#v: the reflect type's for a type
 // without script names ([]interface {}, not []any) (toolscript patch 89).
 func goTypeName(t *itype) string {
-	if !hasScriptName(t, map[*itype]bool{}) && !hasHiddenField(t, map[*itype]bool{}) { // toolscript patch 126
+	if !hasScriptName(t, map[*itype]bool{}) && !hasHiddenField(t, map[*itype]bool{}) { // toolscript patch 127
 		if rt := t.TypeOf(); rt != nil {
 			return rt.String()
 		}
