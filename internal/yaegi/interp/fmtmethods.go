@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"strings"
 )
 
 // fmtPrinted is a value printed through the methods fmt calls on it.
@@ -339,4 +340,33 @@ func wrapVerbAt(format string, arg int) bool {
 		return a < arg
 	})
 	return found
+}
+
+// fmtLostMethods returns the names of the types made of script types
+// that the script puts in interfaces, whose representation is rt and
+// that fmt prints through methods below them ([]V, V with String), or
+// "": such a value held in an interface is its representation, which
+// prints without the methods.
+func (interp *Interpreter) fmtLostMethods(rt reflect.Type) string {
+	switch rt.Kind() {
+	case reflect.Slice, reflect.Array, reflect.Map, reflect.Ptr, reflect.Struct:
+	default:
+		return ""
+	}
+	interp.named.RLock()
+	held := interp.named.held
+	interp.named.RUnlock()
+	var names []string
+	for _, t := range held {
+		if interp.fmtConv(t, false) == nil {
+			continue
+		}
+		for _, r := range namedReps(t) {
+			if r == rt {
+				names = append(names, t.str)
+				break
+			}
+		}
+	}
+	return strings.Join(names, " or ")
 }

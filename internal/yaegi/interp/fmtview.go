@@ -343,6 +343,9 @@ func (interp *Interpreter) fmtDynamic(f *frame, v reflect.Value) reflect.Value {
 		if c, converted := interp.fmtHolders(f, v, 0); converted { // toolscript patch 115: a []any of records
 			return c
 		}
+		if names := interp.fmtLostMethods(v.Type()); names != "" { // toolscript patch 126: []V in an any
+			panic(&AmbiguousTypeError{Representation: v.Type().String(), HeldTypes: names, Op: "printing"})
+		}
 		return interp.fmtUnwrapped(f, v) // toolscript patch 112: a native function gave it back
 	}
 	if vi.node == nil || vi.node.typ == nil || !vi.value.IsValid() {

@@ -99,3 +99,30 @@ func TestFmtWrapPromotedError(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "%w of a value of type main.W, whose Error method is promoted from an embedded interface, is not supported")
 }
+
+// TestFmtHeldLostMethods checks patch 126: a value of an unnamed type
+// made of script types that fmt prints through methods below it ([]V,
+// V with String), held in an interface as its representation, fails at
+// run time naming the type, where it printed without the methods; a
+// named type for it keeps its type and prints as Go does.
+func TestFmtHeldLostMethods(t *testing.T) {
+	decls := "type V struct{ N int }\nfunc (v V) String() string { return fmt.Sprint(\"V\", v.N) }\ntype L []V"
+	tests := []struct{ body, want, err string }{
+		{body: `var a any = L{{1}}; var b any = []int{2}; fmt.Println(a, b)`, want: "[V1] [2]\n"},
+		{body: `var a any = []V{{1}}; fmt.Println(a)`, err: "printing of an interface holding a value of type []struct { N int }: the interpreter cannot tell it from a value of []main.V"},
+		{body: `var a any = map[V]int{{1}: 1}; fmt.Println(a)`, err: "cannot tell it from a value of map[main.V]int"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.body, func(t *testing.T) {
+			if tt.err == "" {
+				assert.Equal(t, tt.want, runOutput(t, goMain(decls, tt.body)))
+				return
+			}
+			it := New(Options{})
+			require.NoError(t, it.Use(stdlib.Symbols))
+			_, err := it.Eval(goMain(decls, tt.body))
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tt.err)
+		})
+	}
+}
