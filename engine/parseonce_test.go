@@ -45,7 +45,7 @@ var parseOnceCases = map[string]string{
 	"chained":           "type T struct{ fmt struct{ Println int } }\nvar t T\n_ = t.fmt.Println\n",
 	"tool package":      "c, err := customers.Get(map[string]any{\"id\": 1})\nfmt.Println(c, err)\n",
 	"result":            "result(42)\n",
-	"min max clear":     "m := map[int]int{1: 2}\nclear(m)\nfmt.Println(min(1, 2), max(3, 4), len(m))\n",
+	"min max clear":     "m := map[int]int{1: 2}\nclear(m)\na, b := 1, 3\nfmt.Println(min(a, 2), max(b, 4), len(m))\n",
 	"switch":            "var v any = 1\nswitch v {\ncase 1:\n\tfmt.Println(\"one\")\n}\n",
 	"go":                "done := make(chan int)\ngo func() { done <- 1 }()\nfmt.Println(<-done)\n",
 	"full":              "package main\n\nfunc main() { fmt.Println(strings.Repeat(\"a\", 2)) }\n",
