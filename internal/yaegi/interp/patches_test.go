@@ -1050,7 +1050,19 @@ func main() {
 func TestRunning(t *testing.T) {
 	block, release := make(chan struct{}), make(chan struct{})
 	wait := func() { block <- struct{}{}; <-release }
+	// Programs of earlier tests may still be unwinding (a stopped
+	// program's goroutines end on their own) and some stay blocked: the
+	// count is global, so take the base once it has not moved for 50
+	// polls in a row (at most 10 s).
 	base := Running()
+	for still, deadline := 0, time.Now().Add(10*time.Second); still < 50 && time.Now().Before(deadline); {
+		time.Sleep(time.Millisecond)
+		if n := Running(); n == base {
+			still++
+		} else {
+			base, still = n, 0
+		}
+	}
 	it := New(Options{})
 	if err := it.Use(Exports{"host/./host": {
 		"Wait": reflect.ValueOf(wait),
