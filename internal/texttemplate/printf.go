@@ -34,6 +34,7 @@ import (
 // cut short without a word.
 type UnsupportedError struct{ msg string }
 
+// Error returns the message, which names the verb and the format.
 func (e *UnsupportedError) Error() string { return e.msg }
 
 func unsupported(format string, args ...any) error {

@@ -63,6 +63,7 @@ type Error struct {
 // cfgError is the interpreter's historical name of Error.
 type cfgError = Error
 
+// Error returns the position, ": " and the message.
 func (e *Error) Error() string {
 	s := e.Pos.String()
 	if e.Pos.Filename == DefaultSourceName {
