@@ -495,7 +495,7 @@ func inferTypes(sc *scope, n, fun *node, explicit []*itype, args []*node, spread
 	params := fun.typ.arg
 	var exprs []*node
 	for _, c := range fun.typ.node.child[1].child {
-		for range max(1, len(c.child)-1) {
+		for k, cnt := 0, max(1, len(c.child)-1); k < cnt; k++ { // toolscript patch 119: a counted loop (upstream's module is go1.21)
 			exprs = append(exprs, c.lastChild())
 		}
 	}
@@ -1070,7 +1070,7 @@ func unifyGenericDef(gt *itype, args []*node, input *itype, unify func(*node, *i
 	}
 	fields := func(l *node) (types []*node) {
 		for _, f := range l.child {
-			for range max(1, len(f.child)-1) {
+			for k, cnt := 0, max(1, len(f.child)-1); k < cnt; k++ { // toolscript patch 119: a counted loop (upstream's module is go1.21)
 				types = append(types, f.lastChild())
 			}
 		}

@@ -83,7 +83,7 @@ func globalInstanceType(interp *Interpreter, sc *scope, n *node) (t *itype, ok b
 			if ft == nil || ft.incomplete {
 				return nil, nil
 			}
-			for range max(1, len(f.child)-1) {
+			for k, cnt := 0, max(1, len(f.child)-1); k < cnt; k++ {
 				out = append(out, ft)
 			}
 		}
