@@ -277,20 +277,24 @@ func (t *Task) end(to Status, value any, err, cause error, fromRunning bool) boo
 		t.mu.Unlock()
 		return false
 	}
+	// The context ends before the final status shows: whoever sees the
+	// result (Result, Done, Status) sees the execution's context done.
+	// Cancelling runs no code of the task's (context.AfterFunc's
+	// functions run in goroutines of their own), so it may hold t.mu.
+	if t.cancel != nil {
+		if cause == nil {
+			cause = context.Canceled
+		}
+		t.cancel(cause)
+	}
 	t.status, t.value, t.err = to, value, err
 	if t.done != nil {
 		close(t.done)
 	}
-	cancel, timer, stopWait := t.cancel, t.timer, t.stopWait
+	timer, stopWait := t.timer, t.stopWait
 	t.mu.Unlock()
 	if timer != nil {
 		timer.Stop()
-	}
-	if cancel != nil {
-		if cause == nil {
-			cause = context.Canceled
-		}
-		cancel(cause)
 	}
 	if stopWait != nil {
 		stopWait()
