@@ -1170,17 +1170,8 @@ func genericCore(fun *node, tp genericParam) *itype {
 	if spec == nil {
 		return nil
 	}
-	params := map[string]*node{}
-	j := 0
-	for _, f := range spec.child[1].child {
-		for _, id := range f.child[:max(1, len(f.child)-1)] {
-			if j+1 < len(x.child) {
-				params[id.ident] = x.child[j+1]
-			}
-			j++
-		}
-	}
-	if j != len(x.child)-1 {
+	params := typeArgsByParam(spec, x) // toolscript patch 97
+	if params == nil {
 		return nil
 	}
 	var term *node

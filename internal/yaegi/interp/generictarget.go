@@ -229,17 +229,8 @@ func genericFuncDef(fun, x *node) *itype {
 	if spec == nil || len(spec.child) < 3 || spec.child[2].kind != funcType {
 		return nil
 	}
-	params := map[string]*node{}
-	j := 0
-	for _, f := range spec.child[1].child {
-		for _, id := range f.child[:max(1, len(f.child)-1)] {
-			if j+1 < len(x.child) {
-				params[id.ident] = x.child[j+1]
-			}
-			j++
-		}
-	}
-	if j != len(x.child)-1 {
+	params := typeArgsByParam(spec, x)
+	if params == nil {
 		return nil
 	}
 	sc := gt.scope
@@ -301,4 +292,24 @@ func genericFuncDef(fun, x *node) *itype {
 		}
 	}
 	return funcOf(args, rets)
+}
+
+// typeArgsByParam maps the type parameters of spec, a generic type's
+// declaration, to the type arguments of x, its instantiation
+// (Name[A, B]); nil when their numbers differ.
+func typeArgsByParam(spec, x *node) map[string]*node {
+	params := map[string]*node{}
+	j := 0
+	for _, f := range spec.child[1].child {
+		for _, id := range f.child[:max(1, len(f.child)-1)] {
+			if j+1 < len(x.child) {
+				params[id.ident] = x.child[j+1]
+			}
+			j++
+		}
+	}
+	if j != len(x.child)-1 {
+		return nil
+	}
+	return params
 }
