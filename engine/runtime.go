@@ -3,12 +3,12 @@ package engine
 import (
 	"context"
 	"fmt"
-	"math"
 	"reflect"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/toolscript/toolscript/internal/policy"
 	"github.com/toolscript/toolscript/internal/yaegi/interp"
 
 	"github.com/toolscript/toolscript/projection"
@@ -230,22 +230,10 @@ func (x *execution) rtExports() interp.Exports {
 		"SetResult": reflect.ValueOf(x.setResult),
 		"ResultAt":  reflect.ValueOf(x.resultPos),
 		"Clear":     reflect.ValueOf(clearValue),
-		"NegZero":   reflect.ValueOf(negZero),
+		"NegZero":   reflect.ValueOf(policy.NegZero),
 		"GoStart":   reflect.ValueOf(x.goStart),
 		"GoEnd":     reflect.ValueOf(x.goEnd),
 	}}
-}
-
-// negZero reports whether v is a floating-point negative zero, for the
-// min and max builtins (min(0.0, -0.0) is -0.0, max(-0.0, 0.0) is 0.0).
-func negZero(v any) bool {
-	rv := reflect.ValueOf(v)
-	switch rv.Kind() {
-	case reflect.Float32, reflect.Float64:
-		f := rv.Float()
-		return f == 0 && math.Signbit(f)
-	}
-	return false
 }
 
 // clearValue implements the clear builtin for maps and slices.

@@ -1,6 +1,8 @@
 package policy
 
 import (
+	"math"
+	"reflect"
 	"slices"
 	"sort"
 	"strings"
@@ -80,8 +82,34 @@ func Extension(path string) (string, map[string][]byte) {
 	return ext, sourceFiles(ext)
 }
 
-// sourceDeps are the host packages each source package imports.
-var sourceDeps = map[string][]string{"slices": {"sort"}}
+// sourceDeps are the host packages each source package imports: packages
+// of the allowlist, or toolscript's own (hostOnly).
+var sourceDeps = map[string][]string{"slices": {"sort", floatsPath}}
+
+// floatsPath is the import path of the native helpers of the source
+// packages, which scripts cannot import (hostOnly).
+const floatsPath = "toolscript/floats"
+
+// hostOnly are the native packages only the source packages import: import
+// path -> symbols. The slices source cannot tell a negative zero of a type
+// parameter's type itself (its value cannot be converted to a float where
+// the type may be a string), so its Max and Min ask NegZero.
+var hostOnly = map[string]map[string]reflect.Value{
+	floatsPath: {"NegZero": reflect.ValueOf(NegZero)},
+}
+
+// NegZero reports whether v is a floating-point negative zero, of any type
+// whose underlying type is float32 or float64: what the min and max
+// builtins need (min(0.0, -0.0) is -0.0, max(-0.0, 0.0) is 0.0).
+func NegZero(v any) bool {
+	rv := reflect.ValueOf(v)
+	switch rv.Kind() {
+	case reflect.Float32, reflect.Float64:
+		f := rv.Float()
+		return f == 0 && math.Signbit(f)
+	}
+	return false
+}
 
 // paths is the sorted list of every standard import path a script may use.
 var paths = func() []string {

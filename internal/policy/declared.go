@@ -15,6 +15,9 @@ import (
 func Declared(path string) map[string]reflect.Value {
 	t := table()
 	pkg, ok := t.pkgs[path]
+	if !ok {
+		pkg, ok = t.hostOnly[path]
+	}
 	if !ok && path != "os" {
 		return nil
 	}

@@ -44,6 +44,7 @@ func SourceFS() fs.FS { return sourceFS }
 type symbolTable struct {
 	pkgs     map[string]interp.Exports  // import path -> {"path/./name": symbols}
 	mapTypes interp.Exports             // the interface wrappers fmt, log and json see (mapTypes)
+	hostOnly map[string]interp.Exports  // import path -> the symbols of a package only source packages import
 	byName   map[string]string          // package name -> import path, for auto-imports
 	vars     map[string]map[string]bool // package name -> its variables, read-only to scripts
 	// copies are the package variables scripts get deep copies of, per
@@ -136,6 +137,10 @@ func buildTable() *symbolTable {
 	// Error methods too, are replaced per execution and get theirs there
 	// (exports.go).
 	t.mapTypes = interp.Exports{".": {"MapTypes": reflect.ValueOf(mapTypes())}}
+	t.hostOnly = map[string]interp.Exports{}
+	for path, syms := range hostOnly {
+		t.hostOnly[path] = interp.Exports{exportKey(path): syms}
+	}
 	return t
 }
 
@@ -186,7 +191,11 @@ func UseShared(imports []string, use func(interp.Exports) error) error {
 			}
 		}
 		for _, dep := range sourceDeps[path] {
-			if err := use(t.pkgs[dep]); err != nil {
+			syms, ok := t.pkgs[dep]
+			if !ok {
+				syms = t.hostOnly[dep]
+			}
+			if err := use(syms); err != nil {
 				return err
 			}
 		}

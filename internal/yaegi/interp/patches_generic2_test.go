@@ -2,7 +2,9 @@ package interp
 
 import (
 	"bytes"
+	"math"
 	"os"
+	"reflect"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -16,8 +18,20 @@ func runGoSrc(t *testing.T, src string) (string, error) {
 	var out bytes.Buffer
 	it := New(Options{Stdout: &out, GoPath: ".", SourcecodeFilesystem: os.DirFS("../../policy/_gosrc")})
 	require.NoError(t, it.Use(stdlib.Symbols))
+	require.NoError(t, it.Use(Exports{"toolscript/floats/floats": {"NegZero": reflect.ValueOf(negZero)}}))
 	_, err := it.Eval(src)
 	return out.String(), err
+}
+
+// negZero is the engine's helper of the slices source (its Max and Min
+// ask it whether a value is a negative zero).
+func negZero(v any) bool {
+	rv := reflect.ValueOf(v)
+	switch rv.Kind() {
+	case reflect.Float32, reflect.Float64:
+		return rv.Float() == 0 && math.Signbit(rv.Float())
+	}
+	return false
 }
 
 // generic2Prelude declares the generic functions the cases of

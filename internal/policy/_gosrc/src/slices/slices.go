@@ -8,7 +8,10 @@
 // assignable to the other, and ranges the same.
 package slices
 
-import "sort"
+import (
+	"sort"
+	"toolscript/floats"
+)
 
 type ordered interface {
 	~int | ~int8 | ~int16 | ~int32 | ~int64 | ~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~uintptr | ~float32 | ~float64 | ~string
@@ -550,26 +553,25 @@ func clearTail[S ~[]E, E any](s S) {
 	}
 }
 
-// maxOf is the builtin max of two values: a NaN if either is one. Of
-// -0.0 and 0.0 it keeps x (Go's max gives 0.0: the source cannot tell a
-// negative zero of a type parameter's type).
+// maxOf is the builtin max of two values: a NaN if either is one, and
+// 0.0 of -0.0 and 0.0.
 func maxOf[E ordered](x, y E) E {
 	if x != x {
 		return x
 	}
-	if y != y || y > x {
+	if y != y || y > x || y == x && floats.NegZero(x) {
 		return y
 	}
 	return x
 }
 
-// minOf is the builtin min of two values: a NaN if either is one. Of
-// -0.0 and 0.0 it keeps x (Go's min gives -0.0).
+// minOf is the builtin min of two values: a NaN if either is one, and
+// -0.0 of -0.0 and 0.0.
 func minOf[E ordered](x, y E) E {
 	if x != x {
 		return x
 	}
-	if y != y || y < x {
+	if y != y || y < x || y == x && floats.NegZero(y) {
 		return y
 	}
 	return x
