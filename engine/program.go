@@ -50,6 +50,17 @@ func normalizeScript(code string, im imports, globals bool) (*program, error) {
 	if err != nil {
 		return nil, im.importHint(normalizeError(err))
 	}
+	if np.MinMaxConst && !globals {
+		// min or max of named constants: only the type checker knows
+		// which of these calls are constants (normalize.Config.ConstMinMax).
+		if folds := im.surf.constMinMax(code); len(folds) > 0 {
+			fset = token.NewFileSet()
+			cfg.Parse, cfg.ConstMinMax = interp.FileParser(fset), folds
+			if np, err = normalize.Source(code, cfg); err != nil {
+				return nil, im.importHint(normalizeError(err))
+			}
+		}
+	}
 	prog := &program{src: np.Src, lines: np.Lines, imports: np.Imports, usesRT: np.UsesRuntime, code: code, globals: globals}
 	if np.File != nil {
 		prog.parsed, prog.fset = np, fset

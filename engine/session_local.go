@@ -473,15 +473,25 @@ func (st *localState) quiesce(running <-chan struct{}) error {
 
 // normalizeSession normalises one input of a session (normalize.Session).
 func normalizeSession(code string, im imports) (*program, error) {
-	np, err := normalize.Session(code, normalize.Config{
+	cfg := normalize.Config{
 		Allowed:    im.allowed,
 		Importable: Packages,
 		AutoImport: im.autoImport,
 		ReadOnly:   im.isPackageVar,
 		MaxNesting: MaxNesting,
-	})
+	}
+	np, err := normalize.Session(code, cfg)
 	if err != nil {
 		return nil, im.importHint(normalizeError(err))
+	}
+	if np.MinMaxConst {
+		// As normalizeScript: the input is checked alone, so a call of
+		// constants an earlier input declared stays a function call.
+		if cfg.ConstMinMax = im.surf.constMinMax(code); len(cfg.ConstMinMax) > 0 {
+			if np, err = normalize.Session(code, cfg); err != nil {
+				return nil, im.importHint(normalizeError(err))
+			}
+		}
 	}
 	return &program{src: np.Src, body: np.Body, lines: np.Lines, imports: np.Imports, usesRT: np.UsesRuntime, code: code, session: true}, nil
 }

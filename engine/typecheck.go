@@ -74,16 +74,11 @@ func (s *surface) findChecker() *typecheck.Checker {
 	return c
 }
 
-// typeErrors returns the type errors of a one-shot program's script as a
-// *ScriptError (the first at its line, the others after it), nil when
-// the pass finds none or cannot check the script; valid reports that it
-// checked the script and found it valid Go.
-func (s *surface) typeErrors(prog *program) (te error, valid bool) {
-	if prog.code == "" || prog.globals {
-		return nil, false // names the checker does not know
-	}
+// nativeSource is code normalised for the type checker (plain Go, the
+// normaliser's native mode); false if the normaliser refuses it.
+func (s *surface) nativeSource(code string) (string, bool) {
 	im := imports{surf: s}
-	np, err := normalize.Source(prog.code, normalize.Config{
+	np, err := normalize.Source(code, normalize.Config{
 		Allowed:    im.allowed,
 		Importable: Packages,
 		AutoImport: im.autoImport,
@@ -92,9 +87,36 @@ func (s *surface) typeErrors(prog *program) (te error, valid bool) {
 		Native:     true,
 	})
 	if err != nil {
+		return "", false
+	}
+	return np.Src, true
+}
+
+// constMinMax returns the calls of min and max in code whose value is a
+// constant, for the normaliser to fold (normalize.Config.ConstMinMax). It
+// runs the type checker, so only for a script whose calls of min or max
+// may all be constants (normalize.Program.MinMaxConst).
+func (s *surface) constMinMax(code string) map[normalize.MinMaxPos]int {
+	src, ok := s.nativeSource(code)
+	if !ok {
+		return nil
+	}
+	return s.checker().ConstMinMax(src)
+}
+
+// typeErrors returns the type errors of a one-shot program's script as a
+// *ScriptError (the first at its line, the others after it), nil when
+// the pass finds none or cannot check the script; valid reports that it
+// checked the script and found it valid Go.
+func (s *surface) typeErrors(prog *program) (te error, valid bool) {
+	if prog.code == "" || prog.globals {
+		return nil, false // names the checker does not know
+	}
+	src, ok := s.nativeSource(prog.code)
+	if !ok {
 		return nil, false
 	}
-	errs := s.checker().Check(np.Src)
+	errs := s.checker().Check(src)
 	if prog.session {
 		// A session's input is checked alone: a name an earlier input
 		// declared is undefined here, so an input with an undefined name

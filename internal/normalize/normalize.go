@@ -59,6 +59,14 @@ type Config struct {
 	// again (parseonce.go); an error from Parse makes Source go its way
 	// without it. Ignored with Native.
 	Parse func(src string) (*token.FileSet, *ast.File, error)
+	// ConstMinMax folds, besides the calls of min and max whose arguments
+	// are all numeric literals, the calls at these positions (the
+	// model's line and column of the call's min or max, as
+	// Program.MinMaxConst reports them) whose value is a constant, with
+	// the index of the argument that has the call's value: a type
+	// checker knows which calls these are (internal/typecheck's
+	// ConstMinMax). See foldMinMax.
+	ConstMinMax map[MinMaxPos]int
 	// Native makes plain Go for the Go toolchain instead of the
 	// interpreter's program (native.go): no rewrite for the interpreter
 	// and no call of RuntimePath; result(v) does nothing and a bare
@@ -85,6 +93,13 @@ type Program struct {
 	// positions): the interpreter compiles it instead of parsing Src.
 	// Nil otherwise.
 	File *ast.File
+	// MinMaxConst says that the script calls min or max with arguments
+	// that may all be constants but are not all numeric literals
+	// (max(c, 3) with a named constant c), and that Config.ConstMinMax
+	// did not fold them all: such a call of the interpreter's min or max
+	// is not a constant, so only a type checker can tell whether it
+	// should be folded.
+	MinMaxConst bool
 	// Body is, for an input of Session only, its statements: the
 	// interpreter runs them at package level after compiling Src.
 	Body string
@@ -278,7 +293,7 @@ func (p *Program) rewrites(src string, fset *token.FileSet, file *ast.File) []ed
 		edits = append(edits, p.rewriteGo(src, fset, file)...)
 	}
 	if mentions(src, "min") || mentions(src, "max") {
-		edits = append(edits, foldMinMax(fset, file)...)
+		edits = append(edits, p.foldMinMax(src, fset, file)...)
 	}
 	return edits
 }

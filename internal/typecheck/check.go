@@ -3,6 +3,7 @@ package typecheck
 import (
 	"fmt"
 	"go/ast"
+	"go/constant"
 	"go/parser"
 	"go/token"
 	"go/types"
@@ -182,5 +183,53 @@ func (c *Checker) packageNames() []string {
 	for p := range c.imp.decls {
 		out = append(out, p)
 	}
+	return out
+}
+
+// ConstMinMax type-checks src as Check does and returns the calls of the
+// builtins min and max whose value is a numeric constant, by the model's
+// position of the call's function name, each with the index of the first
+// argument that has the call's value: what the normaliser needs to fold
+// them (internal/normalize's Config.ConstMinMax), since the interpreter's
+// min and max are functions and their calls are not constants. A program
+// with type errors gives the calls go/types could still evaluate.
+func (c *Checker) ConstMinMax(src string) map[normalize.MinMaxPos]int {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "main.go", src, parser.SkipObjectResolution)
+	if err != nil {
+		return nil
+	}
+	info := &types.Info{Types: map[ast.Expr]types.TypeAndValue{}, Uses: map[*ast.Ident]types.Object{}}
+	conf := types.Config{GoVersion: goVersion, Importer: c.imp, Error: func(error) {}}
+	conf.Check("main", fset, []*ast.File{f}, info)
+	out := map[normalize.MinMaxPos]int{}
+	ast.Inspect(f, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		id, ok := call.Fun.(*ast.Ident)
+		if !ok {
+			return true
+		}
+		if b, ok := info.Uses[id].(*types.Builtin); !ok || b.Name() != "min" && b.Name() != "max" {
+			return true
+		}
+		v := info.Types[call].Value
+		if v == nil || v.Kind() != constant.Int && v.Kind() != constant.Float {
+			return true
+		}
+		pos := fset.PositionFor(id.Pos(), true)
+		if pos.Filename != normalize.File {
+			return true
+		}
+		for i, a := range call.Args {
+			if av := info.Types[a].Value; av != nil && av.Kind() != constant.Unknown && constant.Compare(av, token.EQL, v) {
+				out[normalize.MinMaxPos{Line: pos.Line, Column: pos.Column}] = i
+				break
+			}
+		}
+		return true
+	})
 	return out
 }

@@ -141,3 +141,23 @@ func TestCheck_Concurrent(t *testing.T) {
 		assert.Regexp(t, `Nme undefined|undefined: undefinedName`, errs[0].Msg)
 	}
 }
+
+// TestConstMinMax: the calls of min and max whose value is a numeric
+// constant, by the model's position of the name, with the first argument
+// holding the value; calls of a variable, of strings, and a script's own
+// max are not among them.
+func TestConstMinMax(t *testing.T) {
+	c := New(demoTools(t))
+	for _, tc := range []struct {
+		code string
+		want map[normalize.MinMaxPos]int
+	}{
+		{"const c = 1\nfmt.Println(max(c, 3) / 2.0)", map[normalize.MinMaxPos]int{{Line: 2, Column: 13}: 1}},
+		{"const c = 2.5\nx := 1\nfmt.Println(min(c, 7, c), max(x, c), min(time.Second, 2*time.Second))", map[normalize.MinMaxPos]int{{Line: 3, Column: 13}: 0, {Line: 3, Column: 38}: 0}},
+		{"const a, b = 4, 9\nconst m = min(max(a, b), 5)\nfmt.Println(m)", map[normalize.MinMaxPos]int{{Line: 2, Column: 11}: 1, {Line: 2, Column: 15}: 1}},
+		{"const s = \"x\"\nfmt.Println(max(s, \"y\"))", map[normalize.MinMaxPos]int{}},
+		{"package main\nimport \"fmt\"\nfunc max(a, b int) int { return a }\nfunc main() { fmt.Println(max(1, 2)) }", map[normalize.MinMaxPos]int{}},
+	} {
+		assert.Equal(t, tc.want, c.ConstMinMax(native(t, demoTools(t), tc.code)), tc.code)
+	}
+}
