@@ -652,6 +652,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					n.typ.str = pkgName + "." + typeName
 				}
 			}
+			n.typ.local = n // toolscript patch 135: this declaration's type, not another function's of its name
 			sc.sym[typeName] = &symbol{kind: typeSym, typ: n.typ}
 			interp.noteNamed(n.typ) // toolscript patch 89
 			return false

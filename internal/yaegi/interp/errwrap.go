@@ -271,7 +271,7 @@ func recordsEqual(a, b valueInterface) bool {
 	if ra, rb := recordType(ta), recordType(tb); ra != nil && rb != nil { // toolscript patch 112: a conversion's record
 		ta, tb = ra, rb
 	}
-	if ta != tb && (ta == nil || tb == nil || ta.id() != tb.id()) {
+	if ta != tb && (ta == nil || tb == nil || !sameNamed(ta, tb)) { // toolscript patch 135: and one declaration
 		return false
 	}
 	if !a.value.CanInterface() || !b.value.CanInterface() {

@@ -319,8 +319,32 @@ func sameScriptType(a, b *itype) bool {
 	}
 	// Two types of one name are one type, copied, unless their
 	// representations differ: a type a later session input declares
-	// again with other fields is another type.
-	return a.id() == b.id() && sameRep(a, b)
+	// again with other fields is another type. Types declared in
+	// function bodies are one type only if they have one declaration
+	// (toolscript patch 135): two functions' T of one layout were one.
+	return sameNamed(a, b) && sameRep(a, b)
+}
+
+// sameNamed tells whether a and b, types of one name, are one declaration
+// too: a type declared in a function body is another type than one of
+// its name declared elsewhere, also of one layout (toolscript patch 135;
+// they were one type: a.id() names main.T for both). A pointer type goes
+// by its element's declaration.
+func sameNamed(a, b *itype) bool {
+	return a.id() == b.id() && localDecl(a) == localDecl(b)
+}
+
+// localDecl is the declaration of t, or of the element of t, a pointer,
+// when it is a type declared in a function body; nil otherwise
+// (toolscript patch 135).
+func localDecl(t *itype) *node {
+	if t == nil {
+		return nil
+	}
+	if t.cat == ptrT && t.val != nil {
+		return t.val.local
+	}
+	return t.local
 }
 
 // sameRep tells whether a and b, two types of one name, have one
@@ -424,8 +448,9 @@ type scriptKey struct {
 
 // keyNodeID is the key of a type's node in interp.keyNodes.
 type keyNodeID struct {
-	name string
-	rep  reflect.Type
+	name  string
+	rep   reflect.Type
+	local *node // toolscript patch 135: the declaration of a type declared in a function body
 }
 
 // keyedByEmptyInterface tells whether t is a map type whose keys are of
@@ -472,7 +497,7 @@ func (interp *Interpreter) mapKey(v reflect.Value) reflect.Value {
 	}
 	// One node for every value of the type; a type a later session
 	// input declares again with other fields has its own.
-	id := keyNodeID{t.id(), held.Type()}
+	id := keyNodeID{t.id(), held.Type(), localDecl(t)} // toolscript patch 135: and its declaration
 	kn, found := interp.keyNodes.Load(id)
 	if !found {
 		kn, _ = interp.keyNodes.LoadOrStore(id, nod)

@@ -4049,7 +4049,7 @@ func _case(n *node) {
 					}
 					if v := val.node; v != nil {
 						for _, typ := range types {
-							if v.typ.id() == typ.id() {
+							if sameNamed(v.typ, typ) { // toolscript patch 135: of one declaration
 								return tnext
 							}
 						}
@@ -4154,7 +4154,7 @@ func _case(n *node) {
 				}
 				if vi, ok := v.Interface().(valueInterface); ok {
 					if vi.node != nil {
-						if vi.node.typ.id() == typ.id() {
+						if sameNamed(vi.node.typ, typ) { // toolscript patch 135: of one declaration
 							destValue(f).Set(vi.value)
 							return tnext
 						}
@@ -4214,7 +4214,7 @@ func _case(n *node) {
 				if vi, ok := val.Interface().(valueInterface); ok {
 					if v := vi.node; v != nil {
 						for _, typ := range types {
-							if v.typ.id() == typ.id() {
+							if sameNamed(v.typ, typ) { // toolscript patch 135: of one declaration
 								destValue(f).Set(val)
 								return tnext
 							}

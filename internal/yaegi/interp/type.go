@@ -139,6 +139,7 @@ type itype struct {
 	untyped      bool          // true for a literal value (string or number)
 	isBinMethod  bool          // true if the type refers to a bin method function
 	binName      string        // toolscript patch 114: Go's name of a native type written by name whose reflect type has none (orders.Status)
+	local        *node         // toolscript patch 135: the declaration of a type declared in a function body, which tells it from another of its name there
 }
 
 type generic struct{}
@@ -1643,7 +1644,7 @@ func (t *itype) equals(o *itype) bool {
 	case oi && !ti:
 		return t.methods().contains(o.methods())
 	default:
-		return t.id() == o.id()
+		return sameNamed(t, o) // toolscript patch 135: of one declaration
 	}
 }
 
