@@ -130,18 +130,21 @@ func (p *Pool[M]) Put(m M) {
 // releases its pipes and directory, and starts a replacement in the
 // background unless the pool is closed. reason, when not empty, is why the
 // host killed it and becomes Exit.Cause. It returns how the child ended.
-// Kill must be called once per member taken with Get (or not Put back).
+// Kill must be called once per member taken with Get (or not Put back);
+// a later Kill of the same member returns the same Exit and starts no
+// second replacement, which would be a child more than Size.
 func (p *Pool[M]) Kill(m M, reason string) Exit {
 	c := m.Proc()
 	e := c.kill(reason)
-	p.forget(c)
 	p.mu.Lock()
-	closed := p.closed
-	if !closed {
+	_, live := p.live[c]
+	delete(p.live, c)
+	replace := live && !p.closed
+	if replace {
 		p.wg.Add(1)
 	}
 	p.mu.Unlock()
-	if !closed {
+	if replace {
 		go p.replace()
 	}
 	return e
