@@ -227,12 +227,20 @@ func (x *execution) interpret(prog *program, surf *surface, globals map[string]a
 		must(it.Use(interp.Exports{globalsPath + "/globals": syms}))
 	}
 
+	// The type-checking pass runs beside the compilation, on another
+	// core when one is free (typecheck.go): a script Go refuses does not
+	// run, also where the interpreter would compile it.
+	check := surf.startCheck(prog)
+	defer check() // the pass never outlives the execution
 	// Compilation runs under the execution's deadline and memory limit.
 	watchdog.add(x)
 	defer watchdog.remove(x)
 	compiled, err := compileProgram(x.ctx, it, prog)
 	if err != nil {
-		return x.compileError(err, prog, surf)
+		return x.compileError(err, prog, surf, check)
+	}
+	if te, _ := check(); te != nil {
+		return x.result(CodeError, te)
 	}
 	// Run until the script's main returns or the execution's context
 	// ends (timeout, limit, caller, a panicking goroutine).
@@ -271,7 +279,7 @@ func (x *execution) interpOptions(surf *surface, imports []string, session bool)
 }
 
 // compileError is the CodeResult of a program that failed to compile.
-func (x *execution) compileError(err error, prog *program, surf *surface) CodeResult {
+func (x *execution) compileError(err error, prog *program, surf *surface, check func() (error, bool)) CodeResult {
 	if cause := context.Cause(x.ctx); x.ctx.Err() != nil {
 		return x.result(codeFor(cause), fmt.Errorf("engine: while compiling: %w", x.contextError(cause)))
 	}
@@ -282,7 +290,7 @@ func (x *execution) compileError(err error, prog *program, surf *surface) CodeRe
 		}
 		return x.result(CodeLimit, le)
 	}
-	te, valid := surf.typeErrors(prog) // typecheck.go
+	te, valid := check() // typecheck.go
 	if te != nil {
 		return x.result(CodeError, te)
 	}

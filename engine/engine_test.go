@@ -79,6 +79,7 @@ fmt.Println(r, err)`, "5 <nil>\n", nil},
 		{"tool error is an ordinary error", `_, err := tools.Fail(nil)
 fmt.Println(err)`, "the tool's own error\n", nil},
 		{"final expression is the value", "x := 20\nx * 2 + 2", "", 42},
+		{"a final call of a builtin with a value is the value", "xs := []string{\"a\", \"b\"}\nlen(xs)", "", 2},
 		{"result helper", `result(map[string]any{"ok": true})`, "", map[string]any{"ok": true}},
 		{"result in full program", "package main\nfunc main() { result([]int{1, 2}) }", "", []int{1, 2}},
 		{"print builtin and log go to the result", "println(\"x\")\nfmt.Print(\"y\\n\")", "x\ny\n", nil},

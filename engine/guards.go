@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"runtime"
 	"runtime/metrics"
 	"strings"
 	"sync"
@@ -181,9 +182,19 @@ func (w *memoryWatchdog) remove(x *execution) {
 	}
 }
 
-// check runs on the timer: one sample, then re-arm while needed.
+// check runs on the timer: one sample, then re-arm while needed. The
+// sample counts objects not yet swept, so a heap that looks grown past a
+// limit may be garbage the collector has not reached (its goal can sit far
+// above the live heap after a large live set died, and an execution that
+// allocates fast fills the gap): a collection confirms the growth before
+// any execution is stopped. Once it has run the goal follows the live
+// heap again, so garbage alone does not bring the next check back here.
 func (w *memoryWatchdog) check() {
 	heap := heapBytes()
+	if w.over(heap) {
+		runtime.GC()
+		heap = heapBytes()
+	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	for x := range w.running {
@@ -195,6 +206,18 @@ func (w *memoryWatchdog) check() {
 	if len(w.running) > 0 && w.timer != nil {
 		w.timer.Reset(w.every)
 	}
+}
+
+// over reports whether heap is past the limit of a running execution.
+func (w *memoryWatchdog) over(heap int64) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for x := range w.running {
+		if heap-x.heapBase > x.limits.MaxMemoryBytes {
+			return true
+		}
+	}
+	return false
 }
 
 // heapBytes reads the bytes of heap objects, live or not yet swept.

@@ -30,6 +30,7 @@ type program struct {
 	code    string   // a one-shot script as the model wrote it, for the type-checking pass (typecheck.go)
 	globals bool     // the program dot-imports WithExtraGlobals' names
 	session bool     // an input of a session: code is checked alone (typecheck.go)
+	earlier bool     // a session input that mentions a name an earlier input declared
 
 	// parsed is the normaliser's program when it parsed src once into
 	// fset, the interpreter's file set (normalize.Config.Parse): the

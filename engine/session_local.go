@@ -4,6 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"path"
 	"reflect"
 	"sort"
 	"strings"
@@ -217,6 +222,14 @@ type localState struct {
 	used     map[string]bool
 	mapTypes bool
 	depth    int // the interpreter's MaxCallDepth, -1 before the first input
+	// defined holds the names the inputs so far declared at their top
+	// level (inputNames), kept also for an input that failed. The
+	// type-checking pass checks an input alone: a name an earlier input
+	// declared is undefined there (and the pass then gives way), except
+	// one that is also the universe's or a package's (len := 3 in one
+	// input, len + 1 in the next), which the pass would take for that:
+	// an input that mentions one is not refused by the pass.
+	defined map[string]bool
 }
 
 func newLocalSession(e *Engine, ns map[string]projection.ToolProjection, limits SessionLimits) (sessionImpl, error) {
@@ -351,9 +364,19 @@ func (st *localState) run(ctx context.Context, code string, limits Limits, set *
 		st.it.SetMaxCallDepth(d)
 		st.depth = d
 	}
+	declared, mentioned := inputNames(prog)
+	for _, n := range mentioned {
+		prog.earlier = prog.earlier || st.defined[n] && surf.ambient(n)
+	}
 	watchdog.add(x)
 	res, running := st.interpret(prog, surf)
 	watchdog.remove(x)
+	if st.defined == nil {
+		st.defined = map[string]bool{}
+	}
+	for _, n := range declared {
+		st.defined[n] = true
+	}
 	if err := st.quiesce(running); err != nil {
 		return res, err
 	}
@@ -419,6 +442,12 @@ func (st *localState) interpret(prog *program, surf *surface) (CodeResult, <-cha
 	var runErr error
 	var running <-chan struct{} = closedChan
 	finishedFirst := true
+	// The type-checking pass, beside the compilation as for a one-shot
+	// script (typecheck.go); an input that names what an earlier one
+	// declared is not refused by it (prog.earlier, typeErrors).
+	check := surf.startCheck(prog)
+	defer check()
+	checked := false
 	for _, src := range []string{prog.src, prog.body} {
 		compiled, err := compile(x.ctx, it, src)
 		if err != nil {
@@ -427,9 +456,17 @@ func (st *localState) interpret(prog *program, surf *surface) (CodeResult, <-cha
 				// TestSession_Corpus's sessionGaps), say what helps.
 				err = fmt.Errorf("%w (at the top level of a session input: a definition whose type the interpreter cannot work out there; declare the variable first, var x T, or work in a function)", err)
 			}
-			res := x.compileError(err, prog, surf)
+			res := x.compileError(err, prog, surf, check)
 			x.end(it, running, true)
 			return res, running
+		}
+		if !checked {
+			checked = true
+			if te, _ := check(); te != nil && !prog.earlier {
+				res := x.result(CodeError, te)
+				x.end(it, running, true)
+				return res, running
+			}
 		}
 		_, running, runErr = it.ExecuteWatch(x.ctx, compiled)
 		finishedFirst = x.ctx.Err() == nil
@@ -557,4 +594,83 @@ func (w *waitGroups) reset() {
 	w.n, w.released = nil, false
 	w.mu.Unlock()
 	w.once = sync.Once{}
+}
+
+// inputNames returns the names a session input declares at its top
+// level (its declarations and the variables of its top-level
+// statements) and every identifier it mentions. An input that does not
+// parse mentions nothing (its compilation fails anyway).
+func inputNames(prog *program) (declared, mentioned []string) {
+	fset := token.NewFileSet()
+	var files []*ast.File
+	if f, err := parser.ParseFile(fset, "", prog.src, parser.SkipObjectResolution); err == nil {
+		files = append(files, f)
+		for _, d := range f.Decls {
+			switch d := d.(type) {
+			case *ast.FuncDecl:
+				if d.Recv == nil {
+					declared = append(declared, d.Name.Name)
+				}
+			case *ast.GenDecl:
+				declared = append(declared, specNames(d)...)
+			}
+		}
+	}
+	if f, err := parser.ParseFile(fset, "", "package p\nfunc _() {\n"+prog.body+"\n}", parser.SkipObjectResolution); err == nil {
+		files = append(files, f)
+		for _, st := range f.Decls[0].(*ast.FuncDecl).Body.List {
+			switch st := st.(type) {
+			case *ast.AssignStmt:
+				if st.Tok == token.DEFINE {
+					for _, l := range st.Lhs {
+						if id, ok := l.(*ast.Ident); ok {
+							declared = append(declared, id.Name)
+						}
+					}
+				}
+			case *ast.DeclStmt:
+				declared = append(declared, specNames(st.Decl.(*ast.GenDecl))...)
+			}
+		}
+	}
+	for _, f := range files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok {
+				mentioned = append(mentioned, id.Name)
+			}
+			return true
+		})
+	}
+	return declared, mentioned
+}
+
+// specNames returns the names a declaration declares.
+func specNames(d *ast.GenDecl) []string {
+	var out []string
+	for _, s := range d.Specs {
+		switch s := s.(type) {
+		case *ast.ValueSpec:
+			for _, n := range s.Names {
+				out = append(out, n.Name)
+			}
+		case *ast.TypeSpec:
+			out = append(out, s.Name.Name)
+		}
+	}
+	return out
+}
+
+// ambient reports whether name means something in an input that does
+// not declare it: a predeclared name, a package the input may import or
+// a tool package.
+func (s *surface) ambient(name string) bool {
+	if types.Universe.Lookup(name) != nil || s.pkgs[name] != nil {
+		return true
+	}
+	for _, p := range Packages() {
+		if path.Base(p) == name {
+			return true
+		}
+	}
+	return false
 }

@@ -9,7 +9,8 @@ import (
 // rewriteLastExpr makes the value of a bare script's final expression
 // statement its result, as a REPL would show it: the last statement x
 // of the generated func main, unless it is a call (whose value a
-// statement drops), becomes
+// statement drops) of another function than a builtin with a value
+// (len, cap, min, ...: Go refuses such a call as a statement), becomes
 //
 //	__ts.SetResult(__ts.ResultAt(line, col, true, x))
 //
@@ -43,8 +44,8 @@ func lastExprPrefix(line, col int) string {
 const lastExprSuffix = "))"
 
 // finalExpr returns the final statement of func main when it is an
-// expression statement other than a call (the value of a bare script),
-// nil otherwise.
+// expression statement other than a call, or a call of a builtin that
+// has a value (len(xs)): the value of a bare script; nil otherwise.
 func finalExpr(file *ast.File) *ast.ExprStmt {
 	for _, d := range file.Decls {
 		fd, ok := d.(*ast.FuncDecl)
@@ -55,10 +56,24 @@ func finalExpr(file *ast.File) *ast.ExprStmt {
 		if !ok {
 			continue
 		}
-		if _, isCall := es.X.(*ast.CallExpr); isCall {
+		if call, isCall := es.X.(*ast.CallExpr); isCall && !valueBuiltin(file, call) {
 			continue
 		}
 		return es
 	}
 	return nil
+}
+
+// valueBuiltins are the builtins whose call Go refuses as a statement
+// (len(xs) is not used): a final call of one is the script's value.
+var valueBuiltins = map[string]bool{
+	"len": true, "cap": true, "min": true, "max": true, "append": true, "make": true,
+	"new": true, "complex": true, "real": true, "imag": true,
+}
+
+// valueBuiltin reports whether call is a call of one of valueBuiltins
+// that the file does not declare at package level.
+func valueBuiltin(file *ast.File, call *ast.CallExpr) bool {
+	id, ok := call.Fun.(*ast.Ident)
+	return ok && valueBuiltins[id.Name] && !declares(file, id.Name)
 }

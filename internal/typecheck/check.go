@@ -63,9 +63,9 @@ const maxRounds = 4
 
 // Check type-checks src, a program internal/normalize made in native
 // mode (positions mapped to the model's script by line directives), and
-// returns its type errors in source order, at most ten. Soft errors
-// (variables and imports declared and not used) are not errors here: the
-// interpreter runs such scripts. An error whose position is not in the
+// returns its type errors in source order, at most ten. Variables,
+// imports and labels declared and not used are not errors here
+// (tolerated): the interpreter runs such scripts. An error whose position is not in the
 // model's script (generated code) is left out.
 //
 // A typed tool called with a map[string]any (or nil) runs its map form
@@ -93,7 +93,7 @@ func (c *Checker) Check(src string) []Error {
 			Scopes: map[ast.Node]*types.Scope{},
 		}
 		conf := types.Config{GoVersion: goVersion, Importer: c.imp, Error: func(err error) {
-			if e, ok := err.(types.Error); ok && !e.Soft {
+			if e, ok := err.(types.Error); ok && !tolerated(e) {
 				errs = append(errs, e)
 			}
 		}}
@@ -125,6 +125,14 @@ func (c *Checker) Check(src string) []Error {
 		return out[i].Column < out[j].Column
 	})
 	return out
+}
+
+// tolerated reports whether e is an error Go reports that the interpreter
+// lets pass: a variable, an import or a label declared and not used (soft
+// errors of go/types). Go's other soft errors are errors here: a goto
+// that jumps over a variable declaration or into a block.
+func tolerated(e types.Error) bool {
+	return e.Soft && (strings.Contains(e.Msg, "declared and not used") || strings.Contains(e.Msg, "imported and not used"))
 }
 
 // renameMapCalls renames to its map form every call pkg.F(x) of a typed
