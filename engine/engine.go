@@ -228,10 +228,10 @@ func (x *execution) interpret(prog *program, surf *surface, globals map[string]a
 	}
 
 	// The type-checking pass runs beside the compilation, on another
-	// core when one is free (typecheck.go): a script Go refuses does not
-	// run, also where the interpreter would compile it.
+	// core when one is free, for a script with a construct the
+	// interpreter may accept where Go refuses it (typecheck.go).
 	check := surf.startCheck(prog)
-	defer check() // the pass never outlives the execution
+	defer check.wait() // the pass never outlives the execution
 	// Compilation runs under the execution's deadline and memory limit.
 	watchdog.add(x)
 	defer watchdog.remove(x)
@@ -239,8 +239,10 @@ func (x *execution) interpret(prog *program, surf *surface, globals map[string]a
 	if err != nil {
 		return x.compileError(err, prog, surf, check)
 	}
-	if te, _ := check(); te != nil {
-		return x.result(CodeError, te)
+	if prog.check {
+		if te, _ := check.result(); te != nil {
+			return x.result(CodeError, te)
+		}
 	}
 	// Run until the script's main returns or the execution's context
 	// ends (timeout, limit, caller, a panicking goroutine).
@@ -279,7 +281,7 @@ func (x *execution) interpOptions(surf *surface, imports []string, session bool)
 }
 
 // compileError is the CodeResult of a program that failed to compile.
-func (x *execution) compileError(err error, prog *program, surf *surface, check func() (error, bool)) CodeResult {
+func (x *execution) compileError(err error, prog *program, surf *surface, check *checkRun) CodeResult {
 	if cause := context.Cause(x.ctx); x.ctx.Err() != nil {
 		return x.result(codeFor(cause), fmt.Errorf("engine: while compiling: %w", x.contextError(cause)))
 	}
@@ -290,7 +292,7 @@ func (x *execution) compileError(err error, prog *program, surf *surface, check 
 		}
 		return x.result(CodeLimit, le)
 	}
-	te, valid := check() // typecheck.go
+	te, valid := check.result() // typecheck.go
 	if te != nil {
 		return x.result(CodeError, te)
 	}

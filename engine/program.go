@@ -31,6 +31,7 @@ type program struct {
 	globals bool     // the program dot-imports WithExtraGlobals' names
 	session bool     // an input of a session: code is checked alone (typecheck.go)
 	earlier bool     // a session input that mentions a name an earlier input declared
+	check   bool     // Go must accept it before it runs (normalize.Program.NeedsCheck)
 
 	// parsed is the normaliser's program when it parsed src once into
 	// fset, the interpreter's file set (normalize.Config.Parse): the
@@ -62,7 +63,7 @@ func normalizeScript(code string, im imports, globals bool) (*program, error) {
 			}
 		}
 	}
-	prog := &program{src: np.Src, lines: np.Lines, imports: np.Imports, usesRT: np.UsesRuntime, code: code, globals: globals}
+	prog := &program{src: np.Src, lines: np.Lines, imports: np.Imports, usesRT: np.UsesRuntime, code: code, globals: globals, check: np.NeedsCheck}
 	if np.File != nil {
 		prog.parsed, prog.fset = np, fset
 	}

@@ -446,8 +446,8 @@ func (st *localState) interpret(prog *program, surf *surface) (CodeResult, <-cha
 	// script (typecheck.go); an input that names what an earlier one
 	// declared is not refused by it (prog.earlier, typeErrors).
 	check := surf.startCheck(prog)
-	defer check()
-	checked := false
+	defer check.wait()
+	checked := !prog.check || prog.earlier
 	for _, src := range []string{prog.src, prog.body} {
 		compiled, err := compile(x.ctx, it, src)
 		if err != nil {
@@ -462,7 +462,7 @@ func (st *localState) interpret(prog *program, surf *surface) (CodeResult, <-cha
 		}
 		if !checked {
 			checked = true
-			if te, _ := check(); te != nil && !prog.earlier {
+			if te, _ := check.result(); te != nil {
 				res := x.result(CodeError, te)
 				x.end(it, running, true)
 				return res, running
@@ -530,7 +530,7 @@ func normalizeSession(code string, im imports) (*program, error) {
 			}
 		}
 	}
-	return &program{src: np.Src, body: np.Body, lines: np.Lines, imports: np.Imports, usesRT: np.UsesRuntime, code: code, session: true}, nil
+	return &program{src: np.Src, body: np.Body, lines: np.Lines, imports: np.Imports, usesRT: np.UsesRuntime, code: code, session: true, check: np.NeedsCheck}, nil
 }
 
 // sessionClock runs a session's IdleTimeout and MaxAge: expire is called

@@ -10,9 +10,12 @@ import (
 	"github.com/toolscript/toolscript/internal/typecheck"
 )
 
-// The type-checking pass (internal/typecheck) runs for every one-shot
-// script, beside the interpreter's compilation (startCheck), and the
-// script runs only when both accept it:
+// The type-checking pass (internal/typecheck) runs beside the
+// interpreter's compilation (startCheck) for every script that holds a
+// construct with which the interpreter is known to accept what Go
+// refuses (normalize.Program.NeedsCheck), and such a script runs only
+// when both accept it; for the others it runs when the compilation
+// fails:
 //   - when the interpreter refuses a script, go/types' errors, at the
 //     model's line and column and with a "did you mean" where a name is
 //     near one that exists, replace the interpreter's message, which is
@@ -24,8 +27,10 @@ import (
 //     method of a value that is not addressable, a goto over a
 //     declaration) fails with Go's errors instead of running as Go would
 //     never run it.
-// The pass costs about a sixth of a trivial execution
-// (internal/typecheck's BenchmarkCheck_Trivial), hidden on a free core.
+// The pass costs about as much CPU as the compilation (a 100-line
+// script's: internal/typecheck's BenchmarkCheck against
+// BenchmarkExecute_Corpus100), which is why a script without such a
+// construct (a tool-call chain, loops and maps) goes without it.
 // A session's input is checked alone, without what earlier inputs
 // declared: one that names something undefined is not refused by the
 // pass (typeErrors).
@@ -114,27 +119,50 @@ func (s *surface) constMinMax(code string) map[normalize.MinMaxPos]int {
 	return s.checker().ConstMinMax(src)
 }
 
-// startCheck starts the type-checking pass of a program in a
-// goroutine of its own and returns the function that waits for its
-// result (typeErrors'). The caller must call it before the execution
-// ends, so the goroutine never outlives it.
-func (s *surface) startCheck(prog *program) func() (error, bool) {
-	type result struct {
-		te    error
-		valid bool
+// checkRun is the type-checking pass of one program: started beside the
+// compilation when the program needs it (program.check), else run by
+// the first result call, which only a compile error makes.
+type checkRun struct {
+	surf    *surface
+	prog    *program
+	done    chan struct{} // nil when not started
+	te      error
+	valid   bool
+	settled bool
+}
+
+// startCheck starts the type-checking pass of prog in a goroutine of its
+// own when prog.check says Go must accept prog before it runs. The
+// caller must call wait before the execution ends, so that the goroutine
+// never outlives it.
+func (s *surface) startCheck(prog *program) *checkRun {
+	c := &checkRun{surf: s, prog: prog}
+	if prog.check {
+		c.done = make(chan struct{})
+		go func() {
+			defer close(c.done)
+			c.te, c.valid = s.typeErrors(prog)
+		}()
 	}
-	done := make(chan result, 1)
-	go func() {
-		te, valid := s.typeErrors(prog)
-		done <- result{te, valid}
-	}()
-	var r *result
-	return func() (error, bool) {
-		if r == nil {
-			got := <-done
-			r = &got
-		}
-		return r.te, r.valid
+	return c
+}
+
+// result returns typeErrors' result for the program, waiting for the
+// pass if it was started, else running it.
+func (c *checkRun) result() (error, bool) {
+	if c.done != nil {
+		<-c.done
+	} else if !c.settled {
+		c.te, c.valid = c.surf.typeErrors(c.prog)
+	}
+	c.settled = true
+	return c.te, c.valid
+}
+
+// wait waits for a started pass to end.
+func (c *checkRun) wait() {
+	if c.done != nil {
+		<-c.done
 	}
 }
 

@@ -100,6 +100,11 @@ type Program struct {
 	// is not a constant, so only a type checker can tell whether it
 	// should be folded.
 	MinMaxConst bool
+	// NeedsCheck says that the script holds a construct with which the
+	// interpreter is known to accept what Go refuses (a declared type, a
+	// method, goto, m[k].X = 1; see needsCheck), so that a type checker
+	// must accept the program before it runs.
+	NeedsCheck bool
 	// Body is, for an input of Session only, its statements: the
 	// interpreter runs them at package level after compiling Src.
 	Body string
@@ -283,6 +288,7 @@ func (p *Program) check(code string, fset *token.FileSet, file *ast.File) ([]str
 // src cannot contain (no switch, no go statement) does not walk the tree.
 func (p *Program) rewrites(src string, fset *token.FileSet, file *ast.File) []edit {
 	var edits []edit
+	p.NeedsCheck = p.NeedsCheck || needsCheck(file)
 	if mentions(src, "switch") {
 		edits = append(edits, rewriteSwitches(fset, file)...)
 	}

@@ -112,6 +112,14 @@ func (c *Checker) Check(src string) []Error {
 		for id, name := range renamed {
 			msg = strings.ReplaceAll(msg, "."+id.Name, "."+name)
 		}
+		if strings.HasPrefix(msg, "\t") && len(out) > 0 {
+			// A continuation of the error before it (go/types reports
+			// "\tprevious case" after "duplicate case"): one error, as
+			// the Go compiler prints it.
+			last := &out[len(out)-1]
+			last.Msg += fmt.Sprintf("\n\tline %d:%d: %s", pos.Line, pos.Column, strings.TrimPrefix(msg, "\t"))
+			continue
+		}
 		msg = c.suggest(msg, e.Pos, f, info, pkg)
 		out = append(out, Error{Line: pos.Line, Column: pos.Column, Msg: msg})
 		if len(out) == maxErrors {

@@ -1,0 +1,57 @@
+package normalize
+
+import (
+	"go/parser"
+	"go/token"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestNeedsCheck: a script with a construct the interpreter may accept
+// where Go refuses it needs the type checker; the common short script
+// (tool calls, loops with break and continue, maps, switches of distinct
+// literals, closures) does not. Both Source and Session set it.
+func TestNeedsCheck(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		code string
+		want bool
+	}{
+		{"print", `fmt.Println("hi")`, false},
+		{"tool loop", "total := 0\nfor i := 0; i < 10; i++ {\n\tr, err := math.Mul(map[string]any{\"a\": i})\n\tif err != nil {\n\t\tbreak\n\t}\n\tif i%2 == 0 {\n\t\tcontinue\n\t}\n\ttotal += r.(int)\n}\nresult(total)", false},
+		{"range and select", "ch := make(chan int)\nfor v := range ch {\n\tselect {\n\tcase <-ch:\n\t\tbreak\n\tdefault:\n\t}\n\t_ = v\n}", false},
+		{"switch of literals", "switch s := \"a\"; s {\ncase \"a\", \"b\":\n\tbreak\ncase \"c\":\n}", false},
+		{"map element assigned", "m := map[string]int{}\nm[\"a\"] = 1\nm[\"a\"]++\nxs := []int{1}\nxs[0] = 2", false},
+		{"field of a variable", "var p struct{ X int }\np.X = 1\nq := &p\nq.X++", false},
+		{"closure", "f := func(n int) int { for { if n > 3 { break }; n++ }; return n }\nfmt.Println(f(1))", false},
+		{"type", "type Status string\nfmt.Println(Status(\"a\"))", true},
+		{"struct type in a function", "func f() { type T struct{ X int }; _ = T{} }\nf()", true},
+		{"method", "type C struct{ n int }\nfunc (c *C) Inc() { c.n++ }", true},
+		{"generic function", "func id[T any](x T) T { return x }\nfmt.Println(id(1))", true},
+		{"goto", "goto end\nend:\nfmt.Println(1)", true},
+		{"labelled break", "outer:\nfor {\n\tfor {\n\t\tbreak outer\n\t}\n}", true},
+		{"break outside a loop", "if true {\n\tbreak\n}", true},
+		{"break in a closure in a loop", "for {\n\tfunc() { break }()\n}", true},
+		{"field of a map element", "m := map[string]struct{ X int }{}\nm[\"a\"].X = 1", true},
+		{"element of a map element", "m := map[string][2]int{}\nm[\"a\"][0] = 1", true},
+		{"field of a map element incremented", "m := map[string]struct{ X int }{}\nm[\"a\"].X++", true},
+		{"repeated case", "switch x := 1; x {\ncase 1:\ncase 1:\n}", true},
+		{"two constants as cases", "const a, b = 1, 1\nswitch x := 1; x {\ncase a:\ncase b:\n}", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := Source(tc.code, Config{MaxNesting: 100, Allowed: func(string) bool { return true }})
+			require.NoError(t, err)
+			assert.Equal(t, tc.want, p.NeedsCheck, "Source")
+			s, err := Session(tc.code, Config{MaxNesting: 100, Allowed: func(string) bool { return true }})
+			require.NoError(t, err)
+			assert.Equal(t, tc.want, s.NeedsCheck, "Session")
+		})
+	}
+	// A full program's functions are walked too.
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, File, "package main\nfunc main() {\n\tfor {\n\t\tbreak\n\t}\n}\nfunc g() {\n\tcontinue\n}", 0)
+	require.NoError(t, err)
+	assert.True(t, needsCheck(f))
+}
