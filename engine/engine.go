@@ -231,7 +231,7 @@ func (x *execution) interpret(prog *program, surf *surface, globals map[string]a
 	// core when one is free, for a script with a construct the
 	// interpreter may accept where Go refuses it (typecheck.go).
 	check := surf.startCheck(prog)
-	defer check.wait() // the pass never outlives the execution
+	defer check.wait(x.ctx) // the pass ends with the execution, or soon after its deadline
 	// Compilation runs under the execution's deadline and memory limit.
 	watchdog.add(x)
 	defer watchdog.remove(x)
@@ -240,7 +240,7 @@ func (x *execution) interpret(prog *program, surf *surface, globals map[string]a
 		return x.compileError(err, prog, surf, check)
 	}
 	if prog.check {
-		if te, _ := check.result(); te != nil {
+		if te, _ := check.result(x.ctx); te != nil {
 			return x.result(CodeError, te)
 		}
 	}
@@ -292,7 +292,7 @@ func (x *execution) compileError(err error, prog *program, surf *surface, check 
 		}
 		return x.result(CodeLimit, le)
 	}
-	te, valid := check.result() // typecheck.go
+	te, valid := check.result(x.ctx) // typecheck.go
 	if te != nil {
 		return x.result(CodeError, te)
 	}

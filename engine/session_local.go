@@ -446,7 +446,7 @@ func (st *localState) interpret(prog *program, surf *surface) (CodeResult, <-cha
 	// script (typecheck.go); an input that names what an earlier one
 	// declared is not refused by it (prog.earlier, typeErrors).
 	check := surf.startCheck(prog)
-	defer check.wait()
+	defer check.wait(x.ctx)
 	checked := !prog.check || prog.earlier
 	for _, src := range []string{prog.src, prog.body} {
 		compiled, err := compile(x.ctx, it, src)
@@ -462,7 +462,7 @@ func (st *localState) interpret(prog *program, surf *surface) (CodeResult, <-cha
 		}
 		if !checked {
 			checked = true
-			if te, _ := check.result(); te != nil {
+			if te, _ := check.result(x.ctx); te != nil {
 				res := x.result(CodeError, te)
 				x.end(it, running, true)
 				return res, running

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"fmt"
 	"sort"
 	"strings"
@@ -148,10 +149,15 @@ func (s *surface) startCheck(prog *program) *checkRun {
 }
 
 // result returns typeErrors' result for the program, waiting for the
-// pass if it was started, else running it.
-func (c *checkRun) result() (error, bool) {
+// pass if it was started (until ctx ends: then nil, and the execution
+// ends on ctx), else running it.
+func (c *checkRun) result(ctx context.Context) (error, bool) {
 	if c.done != nil {
-		<-c.done
+		select {
+		case <-c.done:
+		case <-ctx.Done():
+			return nil, false
+		}
 	} else if !c.settled {
 		c.te, c.valid = c.surf.typeErrors(c.prog)
 	}
@@ -159,10 +165,15 @@ func (c *checkRun) result() (error, bool) {
 	return c.te, c.valid
 }
 
-// wait waits for a started pass to end.
-func (c *checkRun) wait() {
+// wait waits for a started pass to end, or for ctx to: a pass that goes
+// on after the execution's deadline (go/types over a hostile script)
+// holds nothing of the execution's and ends on its own.
+func (c *checkRun) wait(ctx context.Context) {
 	if c.done != nil {
-		<-c.done
+		select {
+		case <-c.done:
+		case <-ctx.Done():
+		}
 	}
 }
 
