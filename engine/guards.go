@@ -155,6 +155,10 @@ type memoryWatchdog struct {
 	running map[*execution]struct{}
 	timer   *time.Timer
 	every   time.Duration
+	// collecting says a confirming collection runs (check); collected
+	// counts those that completed.
+	collecting bool
+	collected  uint64
 }
 
 var watchdog = &memoryWatchdog{running: map[*execution]struct{}{}, every: 5 * time.Millisecond}
@@ -182,42 +186,53 @@ func (w *memoryWatchdog) remove(x *execution) {
 	}
 }
 
-// check runs on the timer: one sample, then re-arm while needed. The
-// sample counts objects not yet swept, so a heap that looks grown past a
-// limit may be garbage the collector has not reached (its goal can sit far
-// above the live heap after a large live set died, and an execution that
-// allocates fast fills the gap): a collection confirms the growth before
-// any execution is stopped. Once it has run the goal follows the live
-// heap again, so garbage alone does not bring the next check back here.
+// check runs on the timer: one sample, then re-arm while needed.
+//
+// The sample counts objects not yet swept, so a heap that looks grown
+// past a limit may be garbage the collector has not reached: after a
+// large live set died its goal sits far above the live heap, and an
+// execution that allocates fast fills the gap. So an execution seen over
+// its limit is stopped once a collection started after that sample has
+// completed and the heap is still over (the watchdog starts one, on a
+// goroutine of its own, so that sampling goes on), or at once when the
+// growth passes twice the limit: a runaway script overshoots by at most
+// that.
 func (w *memoryWatchdog) check() {
 	heap := heapBytes()
-	if w.over(heap) {
-		runtime.GC()
-		heap = heapBytes()
-	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	confirm := false
 	for x := range w.running {
-		if grown := heap - x.heapBase; grown > x.limits.MaxMemoryBytes {
-			x.fail(&LimitError{Limit: "MaxMemoryBytes", Value: x.limits.MaxMemoryBytes,
+		grown, limit := heap-x.heapBase, x.limits.MaxMemoryBytes
+		switch {
+		case grown <= limit:
+			x.overSeen = false // garbage, collected
+		case grown > 2*limit || x.overSeen && w.collected > x.overAt:
+			x.fail(&LimitError{Limit: "MaxMemoryBytes", Value: limit,
 				Detail: fmt.Sprintf("(the heap grew by %d MiB during the execution)", grown>>20)})
+		default: // over, not confirmed yet
+			if !x.overSeen {
+				x.overSeen, x.overAt = true, w.collected
+				if w.collecting {
+					x.overAt++ // the running one may have started before
+				}
+			}
+			confirm = true
 		}
+	}
+	if confirm && !w.collecting {
+		w.collecting = true
+		go func() {
+			runtime.GC()
+			w.mu.Lock()
+			w.collecting = false
+			w.collected++
+			w.mu.Unlock()
+		}()
 	}
 	if len(w.running) > 0 && w.timer != nil {
 		w.timer.Reset(w.every)
 	}
-}
-
-// over reports whether heap is past the limit of a running execution.
-func (w *memoryWatchdog) over(heap int64) bool {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	for x := range w.running {
-		if heap-x.heapBase > x.limits.MaxMemoryBytes {
-			return true
-		}
-	}
-	return false
 }
 
 // heapBytes reads the bytes of heap objects, live or not yet swept.

@@ -87,8 +87,9 @@ type Limits struct {
 	// error instead of a fatal out-of-memory. In-process the heap is
 	// shared: growth caused by other work of the host or by concurrent
 	// executions counts too. The isolated runtime measures each worker
-	// on its own. Compilation counts too. Garbage does not: a garbage
-	// collection confirms the growth before the execution is stopped.
+	// on its own. Compilation counts too. Garbage does not: growth past
+	// the limit stops the execution once a garbage collection confirms
+	// it, or at once past twice the limit.
 	MaxMemoryBytes int64
 	// MaxSourceBytes bounds the size of the script's source
 	// (DefaultMaxSourceBytes). Compilation also runs under Timeout and

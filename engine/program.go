@@ -22,16 +22,17 @@ const (
 
 // program is a script after normalisation, as the engine runs it.
 type program struct {
-	src     string   // the Go source to compile
-	body    string   // an input of a session: its statements (normalize.Session)
-	lines   []string // the model's original lines, for error excerpts
-	imports []string // import paths the program uses, allowlisted or tools
-	usesRT  bool     // the generated code calls the runtime package
-	code    string   // a one-shot script as the model wrote it, for the type-checking pass (typecheck.go)
-	globals bool     // the program dot-imports WithExtraGlobals' names
-	session bool     // an input of a session: code is checked alone (typecheck.go)
-	earlier bool     // a session input that mentions a name an earlier input declared
-	check   bool     // Go must accept it before it runs (normalize.Program.NeedsCheck)
+	src     string          // the Go source to compile
+	body    string          // an input of a session: its statements (normalize.Session)
+	lines   []string        // the model's original lines, for error excerpts
+	imports []string        // import paths the program uses, allowlisted or tools
+	usesRT  bool            // the generated code calls the runtime package
+	code    string          // a one-shot script as the model wrote it, for the type-checking pass (typecheck.go)
+	globals bool            // the program dot-imports WithExtraGlobals' names
+	session bool            // an input of a session: code is checked alone (typecheck.go)
+	earlier bool            // a session input that mentions a name an earlier input declared
+	check   bool            // Go must accept it before it runs (normalize.Program.NeedsCheck)
+	names   normalize.Names // a session input's names (normalize.Program.Names)
 
 	// parsed is the normaliser's program when it parsed src once into
 	// fset, the interpreter's file set (normalize.Config.Parse): the

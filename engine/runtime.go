@@ -30,6 +30,8 @@ type execution struct {
 	toolsBusy  atomic.Int64        // tool calls running
 	goPanic    *PanicError         // the first panic of a script goroutine
 	heapBase   int64               // heap bytes when the execution started
+	overSeen   bool                // the watchdog saw the heap over MaxMemoryBytes (check)
+	overAt     uint64              // memoryWatchdog.collected then
 	stop       func()              // stops the interpreter: no script code runs after it
 	panicIt    *interp.Interpreter // the interpreter, for where a goroutine's panic started (PanicSite)
 	lines      []string            // under mu: the model's source lines, for a goroutine's panic

@@ -4,12 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"go/ast"
-	"go/parser"
-	"go/token"
 	"go/types"
 	"path"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -230,6 +228,7 @@ type localState struct {
 	// input, len + 1 in the next), which the pass would take for that:
 	// an input that mentions one is not refused by the pass.
 	defined map[string]bool
+	consts  sessionConsts // the const declarations of the inputs that completed
 }
 
 func newLocalSession(e *Engine, ns map[string]projection.ToolProjection, limits SessionLimits) (sessionImpl, error) {
@@ -352,7 +351,7 @@ func (st *localState) run(ctx context.Context, code string, limits Limits, set *
 		return x.result(CodeLimit, &LimitError{Limit: "MaxSourceBytes", Value: int64(limits.MaxSourceBytes),
 			Detail: fmt.Sprintf("(the script has %d bytes)", len(code))}), nil
 	}
-	prog, err := normalizeSession(code, imports{surf: surf})
+	prog, err := normalizeSession(code, imports{surf: surf}, &st.consts)
 	if err != nil {
 		return x.result(CodeError, err), nil
 	}
@@ -364,7 +363,7 @@ func (st *localState) run(ctx context.Context, code string, limits Limits, set *
 		st.it.SetMaxCallDepth(d)
 		st.depth = d
 	}
-	declared, mentioned := inputNames(prog)
+	declared, mentioned, consts := prog.names.Declared, prog.names.Mentioned, prog.names.Consts
 	for _, n := range mentioned {
 		prog.earlier = prog.earlier || st.defined[n] && surf.ambient(n)
 	}
@@ -376,6 +375,9 @@ func (st *localState) run(ctx context.Context, code string, limits Limits, set *
 	}
 	for _, n := range declared {
 		st.defined[n] = true
+	}
+	if res.ReturnCode == CodeOK {
+		st.consts.add(consts, declared)
 	}
 	if err := st.quiesce(running); err != nil {
 		return res, err
@@ -509,28 +511,90 @@ func (st *localState) quiesce(running <-chan struct{}) error {
 }
 
 // normalizeSession normalises one input of a session (normalize.Session).
-func normalizeSession(code string, im imports) (*program, error) {
+// A call of min or max whose arguments may be constants, of this input's
+// or of the constants earlier inputs declared (consts, nil for none), is
+// folded where the type checker, given those declarations, finds its
+// value a constant, as in a one-shot script.
+func normalizeSession(code string, im imports, consts *sessionConsts) (*program, error) {
 	cfg := normalize.Config{
 		Allowed:    im.allowed,
 		Importable: Packages,
 		AutoImport: im.autoImport,
 		ReadOnly:   im.isPackageVar,
 		MaxNesting: MaxNesting,
+		Consts:     consts.names(),
 	}
 	np, err := normalize.Session(code, cfg)
 	if err != nil {
 		return nil, im.importHint(normalizeError(err))
 	}
 	if np.MinMaxConst {
-		// As normalizeScript: the input is checked alone, so a call of
-		// constants an earlier input declared stays a function call.
-		if cfg.ConstMinMax = im.surf.constMinMax(code); len(cfg.ConstMinMax) > 0 {
+		// The earlier declarations go before the input, for the checker
+		// only, but for those of names the input declares again.
+		prefix, lines := consts.prefix(np.Names().Declared)
+		if strings.HasPrefix(strings.TrimSpace(code), "package") {
+			prefix, lines = "", 0
+		}
+		folds := map[normalize.MinMaxPos]int{}
+		for pos, arg := range im.surf.constMinMax(prefix + code) {
+			if pos.Line > lines {
+				folds[normalize.MinMaxPos{Line: pos.Line - lines, Column: pos.Column}] = arg
+			}
+		}
+		if len(folds) > 0 {
+			cfg.ConstMinMax = folds
 			if np, err = normalize.Session(code, cfg); err != nil {
 				return nil, im.importHint(normalizeError(err))
 			}
 		}
 	}
-	return &program{src: np.Src, body: np.Body, lines: np.Lines, imports: np.Imports, usesRT: np.UsesRuntime, code: code, session: true, check: np.NeedsCheck}, nil
+	return &program{src: np.Src, body: np.Body, lines: np.Lines, imports: np.Imports, usesRT: np.UsesRuntime, code: code, session: true, check: np.NeedsCheck, names: np.Names()}, nil
+}
+
+// sessionConsts are the constant declarations of a session's inputs so
+// far, as Go text, for the type checker to tell which calls of min and
+// max of them in a later input are constants.
+type sessionConsts struct {
+	decls []normalize.ConstDecl
+}
+
+// names returns the names of the constants, nil for none.
+func (c *sessionConsts) names() map[string]bool {
+	if c == nil || len(c.decls) == 0 {
+		return nil
+	}
+	out := map[string]bool{}
+	for _, d := range c.decls {
+		for _, n := range d.Names {
+			out[n] = true
+		}
+	}
+	return out
+}
+
+// prefix returns the declarations but those that declare a name of
+// except, one per line, and the number of lines.
+func (c *sessionConsts) prefix(except []string) (string, int) {
+	if c == nil {
+		return "", 0
+	}
+	var b strings.Builder
+	for _, d := range c.decls {
+		if !slices.ContainsFunc(d.Names, func(n string) bool { return slices.Contains(except, n) }) {
+			b.WriteString(d.Text)
+			b.WriteString("\n")
+		}
+	}
+	return b.String(), strings.Count(b.String(), "\n")
+}
+
+// add records an input's const declarations after dropping the earlier
+// ones of names it declared again (declared: all its top-level names).
+func (c *sessionConsts) add(decls []normalize.ConstDecl, declared []string) {
+	c.decls = slices.DeleteFunc(c.decls, func(d normalize.ConstDecl) bool {
+		return slices.ContainsFunc(d.Names, func(n string) bool { return slices.Contains(declared, n) })
+	})
+	c.decls = append(c.decls, decls...)
 }
 
 // sessionClock runs a session's IdleTimeout and MaxAge: expire is called
@@ -594,70 +658,6 @@ func (w *waitGroups) reset() {
 	w.n, w.released = nil, false
 	w.mu.Unlock()
 	w.once = sync.Once{}
-}
-
-// inputNames returns the names a session input declares at its top
-// level (its declarations and the variables of its top-level
-// statements) and every identifier it mentions. An input that does not
-// parse mentions nothing (its compilation fails anyway).
-func inputNames(prog *program) (declared, mentioned []string) {
-	fset := token.NewFileSet()
-	var files []*ast.File
-	if f, err := parser.ParseFile(fset, "", prog.src, parser.SkipObjectResolution); err == nil {
-		files = append(files, f)
-		for _, d := range f.Decls {
-			switch d := d.(type) {
-			case *ast.FuncDecl:
-				if d.Recv == nil {
-					declared = append(declared, d.Name.Name)
-				}
-			case *ast.GenDecl:
-				declared = append(declared, specNames(d)...)
-			}
-		}
-	}
-	if f, err := parser.ParseFile(fset, "", "package p\nfunc _() {\n"+prog.body+"\n}", parser.SkipObjectResolution); err == nil {
-		files = append(files, f)
-		for _, st := range f.Decls[0].(*ast.FuncDecl).Body.List {
-			switch st := st.(type) {
-			case *ast.AssignStmt:
-				if st.Tok == token.DEFINE {
-					for _, l := range st.Lhs {
-						if id, ok := l.(*ast.Ident); ok {
-							declared = append(declared, id.Name)
-						}
-					}
-				}
-			case *ast.DeclStmt:
-				declared = append(declared, specNames(st.Decl.(*ast.GenDecl))...)
-			}
-		}
-	}
-	for _, f := range files {
-		ast.Inspect(f, func(n ast.Node) bool {
-			if id, ok := n.(*ast.Ident); ok {
-				mentioned = append(mentioned, id.Name)
-			}
-			return true
-		})
-	}
-	return declared, mentioned
-}
-
-// specNames returns the names a declaration declares.
-func specNames(d *ast.GenDecl) []string {
-	var out []string
-	for _, s := range d.Specs {
-		switch s := s.(type) {
-		case *ast.ValueSpec:
-			for _, n := range s.Names {
-				out = append(out, n.Name)
-			}
-		case *ast.TypeSpec:
-			out = append(out, s.Name.Name)
-		}
-	}
-	return out
 }
 
 // ambient reports whether name means something in an input that does

@@ -30,6 +30,9 @@ func (p *Program) foldMinMax(src string, fset *token.FileSet, file *ast.File) []
 	var calls []*ast.CallExpr
 	own := false
 	consts := map[string]bool{}
+	for c := range p.cfg.Consts {
+		consts[c] = true
+	}
 	var visit func(n ast.Node) bool
 	visit = func(n ast.Node) bool {
 		switch x := n.(type) {

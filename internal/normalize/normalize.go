@@ -67,6 +67,10 @@ type Config struct {
 	// checker knows which calls these are (internal/typecheck's
 	// ConstMinMax). See foldMinMax.
 	ConstMinMax map[MinMaxPos]int
+	// Consts names constants declared outside the script (by an earlier
+	// input of a session), which min and max may take as arguments that
+	// may be constants (Program.MinMaxConst), as the script's own.
+	Consts map[string]bool
 	// Native makes plain Go for the Go toolchain instead of the
 	// interpreter's program (native.go): no rewrite for the interpreter
 	// and no call of RuntimePath; result(v) does nothing and a bare
