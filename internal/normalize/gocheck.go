@@ -22,7 +22,17 @@ import (
 //     m[k][0] = 1 (mistake_map_struct_field_assign);
 //   - an expression switch whose cases may repeat a constant: the same
 //     case text twice, or two names of the file's constants
-//     (mistake_switch_duplicate_case).
+//     (mistake_switch_duplicate_case);
+//   - a sized numeric type (int8 ... uint64, uintptr, float32,
+//     complex64): a constant it cannot hold, converted to it or compared
+//     with a value of it (uint32(int8(-1)), x == 300 for an int8 x:
+//     mistake_constant_overflow);
+//   - a function with two results or more, whose call the interpreter
+//     took for its first value in an expression (f() + 1:
+//     mistake_multi_value_in_expression);
+//   - a function with results that may reach the end of its body without
+//     a return (it returned zero values: mistake_missing_return);
+//   - fallthrough, &m[k], and a call assigned to (f(1) = 2).
 //
 // A program without them (most short scripts: tool calls, loops, maps,
 // formatting) runs without the pass, which costs about as much as the
@@ -46,16 +56,26 @@ func needsCheck(file *ast.File) bool {
 			switch x := n.(type) {
 			case *ast.TypeSpec:
 				found = true
+			case *ast.Ident:
+				found = sizedNumeric[x.Name]
 			case *ast.FuncDecl:
-				if x.Recv != nil || x.Type.TypeParams != nil {
+				if x.Recv != nil || x.Type.TypeParams != nil || resultsNeedCheck(x.Type, x.Body) {
 					found = true
 				} else if x.Body != nil {
 					walk(x.Body, 0)
 				}
 				return false
 			case *ast.FuncLit:
-				walk(x.Body, 0)
+				if resultsNeedCheck(x.Type, x.Body) {
+					found = true
+				} else {
+					walk(x.Body, 0)
+				}
 				return false
+			case *ast.UnaryExpr:
+				if _, ok := ast.Unparen(x.X).(*ast.IndexExpr); ok && x.Op == token.AND {
+					found = true
+				}
 			case *ast.ForStmt, *ast.RangeStmt, *ast.SelectStmt, *ast.TypeSwitchStmt:
 				for _, c := range children(x) {
 					walk(c, loops+1)
@@ -71,7 +91,7 @@ func needsCheck(file *ast.File) bool {
 				}
 				return false
 			case *ast.BranchStmt:
-				if x.Tok == token.GOTO || x.Label != nil || (x.Tok == token.BREAK || x.Tok == token.CONTINUE) && loops == 0 {
+				if x.Tok == token.GOTO || x.Tok == token.FALLTHROUGH || x.Label != nil || (x.Tok == token.BREAK || x.Tok == token.CONTINUE) && loops == 0 {
 					found = true
 				}
 			case *ast.DeclStmt:
@@ -81,7 +101,8 @@ func needsCheck(file *ast.File) bool {
 			case *ast.AssignStmt:
 				if x.Tok != token.DEFINE {
 					for _, l := range x.Lhs {
-						found = found || partOfIndexed(l)
+						_, call := ast.Unparen(l).(*ast.CallExpr)
+						found = found || call || partOfIndexed(l)
 					}
 				}
 			case *ast.IncDecStmt:
@@ -177,4 +198,88 @@ func mayRepeatCase(s *ast.SwitchStmt, consts map[string]bool) bool {
 		}
 	}
 	return false
+}
+
+// sizedNumeric are the numeric types narrower or other than the ones a
+// constant defaults to (int, float64, complex128) and byte and rune.
+var sizedNumeric = map[string]bool{
+	"int8": true, "int16": true, "int32": true, "uint": true, "uint8": true,
+	"uint16": true, "uint32": true, "uint64": true, "uintptr": true,
+	"float32": true, "complex64": true,
+}
+
+// resultsNeedCheck reports whether a function of type t and body body
+// has two results or more, or has results and a body that may end
+// without a return.
+func resultsNeedCheck(t *ast.FuncType, body *ast.BlockStmt) bool {
+	if t.Results == nil || body == nil {
+		return false
+	}
+	n := 0
+	for _, f := range t.Results.List {
+		n += max(len(f.Names), 1)
+	}
+	return n > 1 || !terminates(body)
+}
+
+// terminates reports whether s is a terminating statement as the Go
+// specification defines it, leaning to false where telling would need
+// more than the syntax (a for without a condition counts whatever its
+// breaks).
+func terminates(s ast.Stmt) bool {
+	switch x := s.(type) {
+	case *ast.ReturnStmt:
+		return true
+	case *ast.BranchStmt:
+		return x.Tok == token.GOTO
+	case *ast.ExprStmt:
+		c, ok := x.X.(*ast.CallExpr)
+		if !ok {
+			return false
+		}
+		id, ok := c.Fun.(*ast.Ident)
+		return ok && id.Name == "panic"
+	case *ast.BlockStmt:
+		return len(x.List) > 0 && terminates(x.List[len(x.List)-1])
+	case *ast.IfStmt:
+		return x.Else != nil && terminates(x.Body) && terminates(x.Else)
+	case *ast.ForStmt:
+		return x.Cond == nil
+	case *ast.LabeledStmt:
+		return terminates(x.Stmt)
+	case *ast.SwitchStmt:
+		return clausesTerminate(x.Body)
+	case *ast.TypeSwitchStmt:
+		return clausesTerminate(x.Body)
+	case *ast.SelectStmt:
+		for _, c := range x.Body.List {
+			cc := c.(*ast.CommClause)
+			if len(cc.Body) == 0 || !terminates(cc.Body[len(cc.Body)-1]) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// clausesTerminate reports whether a switch's body has a default and
+// every clause ends in a terminating statement or a fallthrough.
+func clausesTerminate(body *ast.BlockStmt) bool {
+	def := false
+	for _, c := range body.List {
+		cc := c.(*ast.CaseClause)
+		def = def || cc.List == nil
+		if len(cc.Body) == 0 {
+			return false
+		}
+		last := cc.Body[len(cc.Body)-1]
+		if b, ok := last.(*ast.BranchStmt); ok && b.Tok == token.FALLTHROUGH {
+			continue
+		}
+		if !terminates(last) {
+			return false
+		}
+	}
+	return def
 }

@@ -39,6 +39,15 @@ func TestNeedsCheck(t *testing.T) {
 		{"field of a map element incremented", "m := map[string]struct{ X int }{}\nm[\"a\"].X++", true},
 		{"repeated case", "switch x := 1; x {\ncase 1:\ncase 1:\n}", true},
 		{"two constants as cases", "const a, b = 1, 1\nswitch x := 1; x {\ncase a:\ncase b:\n}", true},
+		{"function of one result that returns", "func f(n int) int {\n\tif n > 0 {\n\t\treturn 1\n\t} else {\n\t\treturn 2\n\t}\n}\ng := func() int { for {} }\nh := func() int { panic(1) }\nk := func(x any) int {\n\tswitch x.(type) {\n\tcase int:\n\t\treturn 1\n\tdefault:\n\t\treturn 0\n\t}\n}", false},
+		{"function that may miss its return", "func f(n int) int {\n\tif n > 0 {\n\t\treturn 1\n\t}\n}", true},
+		{"closure that may miss its return", "f := func(n int) int {\n\tswitch n {\n\tcase 1:\n\t\treturn 1\n\t}\n}", true},
+		{"two results", "func div(a, b int) (int, error) { return a / b, nil }", true},
+		{"sized integer", "var x int8 = 3\nfmt.Println(x)", true},
+		{"float32 conversion", "fmt.Println(float32(1.5))", true},
+		{"fallthrough", "switch 1 {\ncase 1:\n\tfallthrough\ndefault:\n}", true},
+		{"address of an element", "xs := []int{1}\np := &xs[0]\n_ = p", true},
+		{"call assigned to", "f := func() int { return 1 }\nf() = 2", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p, err := Source(tc.code, Config{MaxNesting: 100, Allowed: func(string) bool { return true }})
