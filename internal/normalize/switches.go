@@ -6,10 +6,13 @@ import (
 	"go/token"
 )
 
-// rewriteSwitches works around the interpreter's failure to switch on an
-// interface value with constant cases ("reflect.Value.Convert: value of
-// type interface {} cannot be converted to type string"): a tagged switch
-// whose cases are all literals,
+// rewriteSwitches works around the interpreter's tagged switches, which
+// fail on an interface value with constant cases ("reflect.Value.Convert:
+// value of type interface {} cannot be converted to type string"), on an
+// error compared with io.EOF (cannot be converted to type
+// *errors.errorString), never match a case list's later expressions that
+// are not constants (case y, y + 1) and never match nil for a nil pointer,
+// map, slice, func or channel: a tagged switch without an init statement,
 //
 //	switch v { case "a", "b": ... }
 //
@@ -17,11 +20,13 @@ import (
 //
 //	switch __ts_sw1 := v; { case __ts_sw1 == "a" || __ts_sw1 == "b": ... }
 //
-// which evaluates v once, compares in the order Go does, and stops at the
-// first match, as before. Columns after the rewritten tokens on the same
-// line shift; lines do not.
+// which evaluates v once, compares in the order Go does (x == e, Go's
+// definition of a case), and stops at the first match, as before.
+// Columns after the rewritten tokens on the same line shift; lines do
+// not.
 //
-// Pinned by scripts/testdata/top_customers_by_revenue.gos.
+// Pinned by scripts/testdata/top_customers_by_revenue.gos and
+// scripts/testdata/switch_error_sentinels.gos.
 func rewriteSwitches(fset *token.FileSet, file ast.Node) []edit {
 	var edits []edit
 	n := 0
@@ -30,13 +35,6 @@ func rewriteSwitches(fset *token.FileSet, file ast.Node) []edit {
 		sw, ok := node.(*ast.SwitchStmt)
 		if !ok || sw.Tag == nil || sw.Init != nil {
 			return true
-		}
-		for _, c := range sw.Body.List {
-			for _, e := range c.(*ast.CaseClause).List {
-				if !isLiteral(e) {
-					return true
-				}
-			}
 		}
 		n++
 		v := fmt.Sprintf("%s_sw%d", RuntimeAlias, n)
