@@ -619,6 +619,14 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			sc = sc.pushBloc()
 			sc.loop = n
 
+		case selectStmt:
+			// toolscript patch 137: a break in a select leaves the select,
+			// wherever it is in a case (it left the enclosing loop from
+			// inside an if: only a case's last statement went to the
+			// select's end).
+			sc = sc.pushBloc()
+			sc.loop = n
+
 		case importSpec:
 			// Already all done in GTA.
 			return false
@@ -1011,6 +1019,13 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 
 			err = check.binaryExpr(n)
 			if err != nil {
+				break
+			}
+			// toolscript patch 136: an untyped operand of a comparison
+			// that is not a constant (1<<s in 1<<s == 8) takes its
+			// default type, as its left operand alone would; it took
+			// the comparison's bool, whose shift generated no code.
+			if err = typeUntypedCompared(check, sc, n); err != nil {
 				break
 			}
 
@@ -2269,6 +2284,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			}
 
 		case selectStmt:
+			sc = sc.pop() // toolscript patch 137
 			wireChild(n)
 			// Move action to block statement, so select node can be an exit point.
 			n.child[0].gen = _select
@@ -2398,6 +2414,9 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					c.tnext = body.start
 					c.child[0].tnext = c
 					c.start = c.child[0].start
+					if n.kind == switchStmt {
+						wireCaseList(c) // toolscript patch 139
+					}
 
 					if i < l-1 && len(body.child) > 0 && body.lastChild().kind == fallthroughtStmt {
 						if n.kind == typeSwitch {
@@ -2430,6 +2449,12 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				init := n.child[1].lastChild().child[0]
 				init.tnext = sbn.start
 				n.child[0].tnext = init.start
+			} else if len(n.child) == 3 {
+				// toolscript patch 139: the init statement, then the tag
+				// (it was never evaluated: switch x := 1; x + 1 went to
+				// default).
+				n.child[0].tnext = n.child[1].start
+				n.child[1].tnext = sbn.start
 			} else {
 				n.child[0].tnext = sbn.start
 			}
@@ -2898,6 +2923,24 @@ func setFNext(cond, next *node) {
 		return
 	}
 	cond.fnext = next
+}
+
+// wireCaseList wires the expressions of the case clause c of a tagged
+// switch one after the other, each but the last followed by its test (a
+// match goes to c's body): the clause's exec compares the last one.
+// toolscript patch 139.
+func wireCaseList(c *node) {
+	exprs := c.child[:len(c.child)-1]
+	if len(exprs) < 2 {
+		return
+	}
+	for i := 0; i < len(exprs)-1; i++ {
+		t := &node{anc: c, interp: c.interp, pos: exprs[i].pos, scope: c.scope, kind: c.kind, gen: caseTest(c, i)}
+		exprs[i].tnext = t
+		t.tnext = c.tnext
+		t.fnext = exprs[i+1].start
+	}
+	exprs[len(exprs)-1].tnext = c
 }
 
 // GetDefault return the index of default case clause in a switch statement, or -1.
@@ -3794,6 +3837,34 @@ func untypedConstResult(n *node) *itype {
 		return untypedOf(c1.typ, n)
 	}
 	return untypedOf(c0.typ, n)
+}
+
+// typeUntypedCompared gives an untyped operand of the comparison n that
+// is not a constant (a shift of an untyped constant by a variable, or an
+// operation on one) its default type, and the other operand, if untyped,
+// that type too: in Go, 1<<s == 8 shifts an int. toolscript patch 136.
+func typeUntypedCompared(check typecheck, sc *scope, n *node) error {
+	if !isComparisonAction(n.action) {
+		return nil
+	}
+	for i, c := range n.child[:2] {
+		if c.typ == nil || !c.typ.untyped || c.rval.IsValid() || (c.kind != binaryExpr && c.kind != parenExpr) {
+			continue
+		}
+		t := c.typ.defaultType(c.rval, sc)
+		if t.untyped {
+			continue
+		}
+		if err := check.convertUntyped(c, t); err != nil {
+			return err
+		}
+		if o := n.child[1-i]; o.typ != nil && o.typ.untyped {
+			if err := check.convertUntyped(o, t); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // constCompare is the result of the comparison n of two constants, if

@@ -1831,7 +1831,10 @@ func call(n *node) {
 			for i, v := range values {
 				switch {
 				case variadic >= 0 && i >= variadic:
-					if v(f).Type() == vararg.Type() {
+					// toolscript patch 138: only f(s...) passes a slice as
+					// the variadic parameter; f(s) with s a []any is a
+					// one-element slice (it was spread).
+					if hasVariadicArgs && v(f).Type() == vararg.Type() {
 						vararg.Set(v(f))
 					} else {
 						vararg.Set(reflect.Append(vararg, v(f)))
@@ -4241,19 +4244,63 @@ func _case(n *node) {
 		l := len(n.anc.anc.child)
 		value := genValue(n.anc.anc.child[l-2])
 		values := make([]func(*frame) reflect.Value, len(n.child)-1)
+		nils := make([]bool, len(values)) // toolscript patch 140
 		for i := range values {
 			values[i] = genValue(n.child[i])
+			nils[i] = isNilCase(n.child[i])
 		}
 		n.exec = func(f *frame) bltn {
 			v0 := value(f)
-			for _, v := range values {
-				v1 := v(f)
-				if !v0.Type().AssignableTo(v1.Type()) {
-					v0 = v0.Convert(v1.Type())
-				}
-				if v0.Interface() == v1.Interface() {
+			for i, v := range values {
+				if caseEqual(v0, v(f), nils[i]) { // toolscript patches 139 and 140
 					return tnext
 				}
+			}
+			return fnext
+		}
+	}
+}
+
+// caseEqual tells whether the value v0 of a tagged switch equals the value
+// v1 of a case expression, nil if isNil. toolscript patch 139.
+func caseEqual(v0, v1 reflect.Value, isNil bool) bool {
+	if isNil {
+		// toolscript patch 140: case nil matches a nil pointer, function,
+		// map, slice or channel (the untyped nil, an interface{}, never
+		// equalled one).
+		switch v0.Kind() {
+		case reflect.Pointer, reflect.Func, reflect.Map, reflect.Slice, reflect.Chan, reflect.UnsafePointer:
+			return v0.IsNil()
+		}
+	}
+	if !v0.Type().AssignableTo(v1.Type()) {
+		v0 = v0.Convert(v1.Type())
+	}
+	return v0.Interface() == v1.Interface()
+}
+
+// isNilCase tells whether the case expression c is nil. toolscript patch
+// 140.
+func isNilCase(c *node) bool {
+	return c.typ != nil && c.typ.cat == nilT
+}
+
+// caseTest makes the generator of the test of the expression i of the case
+// clause c of a tagged switch, i not the clause's last expression: a match
+// goes to the clause's body, else to the next expression, evaluated only
+// then, as in Go (only a clause's first expression was evaluated, so a
+// later one that is not a constant or a variable, y+1 in case y, y+1,
+// never matched). toolscript patch 139.
+func caseTest(c *node, i int) bltnGenerator {
+	return func(n *node) {
+		tnext, fnext := getExec(n.tnext), getExec(n.fnext)
+		sw := c.anc.anc
+		value := genValue(sw.child[len(sw.child)-2])
+		v1 := genValue(c.child[i])
+		isNil := isNilCase(c.child[i]) // toolscript patch 140
+		n.exec = func(f *frame) bltn {
+			if caseEqual(value(f), v1(f), isNil) {
+				return tnext
 			}
 			return fnext
 		}
