@@ -611,11 +611,12 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			sc = sc.pushBloc()
 
 		case switchStmt, switchIfStmt, typeSwitch:
-			// Make sure default clause is in last position.
-			c := n.lastChild().child
-			if i, l := getDefault(n), len(c)-1; i >= 0 && i != l {
-				c[i], c[l] = c[l], c[i]
-			}
+			// toolscript patch 143: the clauses stay in their order, a
+			// default clause wherever it is (it was swapped with the last
+			// clause, so a fallthrough into a default clause that is not
+			// the last went to the clause after it, and the clauses after
+			// a first default were tested in another order); the wiring
+			// tests it last (nextCaseTest).
 			sc = sc.pushBloc()
 			sc.loop = n
 
@@ -805,24 +806,18 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 						return
 					}
 					if sc.global || sc.isRedeclared(dest) {
-						if n.anc != nil && n.anc.anc != nil && (n.anc.anc.kind == forStmt7 || n.anc.anc.kind == rangeStmt) {
-							// check for redefine of for loop variables, which are now auto-defined in go1.22
-							init := n.anc.anc.child[0]
-							var fi *node // for ident
-							if n.anc.anc.kind == forStmt7 {
-								if init.kind == defineStmt && len(init.child) >= 2 && init.child[0].kind == identExpr {
-									fi = init.child[0]
-								}
-							} else { // range
-								fi = init
-							}
-							if fi != nil && dest.ident == fi.ident {
-								n.gen = nop
-								break
-							}
+						// toolscript patch 141: a define in a loop's body of
+						// the name of a loop variable declares a new variable
+						// that shadows it, as in Go (it was skipped, leaving
+						// its right side's operation without a destination:
+						// i := i + 1 crashed; and i := i; i += 5 changed the
+						// loop's own variable).
+						if !sc.global && shadowsLoopVar(n, dest) {
+							sym = nil
+						} else {
+							// Do not overload existing symbols (defined in GTA) in global scope.
+							sym, _, _ = sc.lookup(dest.ident)
 						}
-						// Do not overload existing symbols (defined in GTA) in global scope.
-						sym, _, _ = sc.lookup(dest.ident)
 					}
 					if sym == nil {
 						sym = &symbol{index: sc.add(dest.typ), kind: varSym, typ: dest.typ}
@@ -2405,6 +2400,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				break
 			}
 			// Chain case clauses.
+			dflt := getDefault(n) // toolscript patch 143
 			for i := l - 1; i >= 0; i-- {
 				c := clauses[i]
 				if len(c.child) == 0 {
@@ -2432,17 +2428,19 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					}
 				}
 
-				if i == l-1 {
+				// toolscript patch 143: a failed test goes to the next
+				// clause's, the default clause's after the last.
+				j := nextCaseTest(i, l, dflt)
+				switch {
+				case j < 0 || j == i:
 					setFNext(clauses[i], n)
-					continue
-				}
-				if len(clauses[i+1].child) > 1 {
-					setFNext(c, clauses[i+1].start)
-				} else {
-					setFNext(c, clauses[i+1])
+				case len(clauses[j].child) > 1:
+					setFNext(c, clauses[j].start)
+				default:
+					setFNext(c, clauses[j])
 				}
 			}
-			sbn.start = clauses[0].start
+			sbn.start = clauses[nextCaseTest(-1, l, dflt)].start // toolscript patch 143
 			n.start = n.child[0].start
 			if n.kind == typeSwitch {
 				// Handle the typeSwitch init (the type assert expression).
@@ -2469,41 +2467,18 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				break
 			}
 			// Wire case clauses in reverse order so the next start node is already resolved when used.
+			// toolscript patch 143: and the default clause, wherever it
+			// is, is the one after the last (nextCaseTest).
+			dflt := getDefault(n)
+			if dflt >= 0 {
+				wireSwitchIfClause(n, clauses, dflt, dflt)
+			}
 			for i := l - 1; i >= 0; i-- {
-				c := clauses[i]
-				c.gen = nop
-				if len(c.child) == 0 {
-					c.tnext = n
-					c.fnext = n
-				} else {
-					body := c.lastChild()
-					if len(c.child) > 1 {
-						// toolscript patch 48: every expression of a case
-						// list is tested in order (only the first was).
-						next := n
-						if i < l-1 {
-							next = clauses[i+1].start
-						}
-						conds := c.child[:len(c.child)-1]
-						for j := len(conds) - 1; j >= 0; j-- {
-							cond := conds[j]
-							cond.tnext = body.start
-							setFNext(cond, next)
-							next = cond.start
-						}
-						c.start = conds[0].start
-					} else {
-						c.start = body.start
-					}
-					// If last case body statement is a fallthrough, then jump to next case body
-					if i < l-1 && len(body.child) > 0 && body.lastChild().kind == fallthroughtStmt {
-						body.tnext = clauses[i+1].lastChild().start
-					} else {
-						body.tnext = n
-					}
+				if i != dflt { // wired first, the next of the others
+					wireSwitchIfClause(n, clauses, i, dflt)
 				}
 			}
-			sbn.start = clauses[0].start
+			sbn.start = clauses[nextCaseTest(-1, l, dflt)].start
 			n.start = n.child[0].start
 			n.child[0].tnext = sbn.start
 
@@ -2943,6 +2918,65 @@ func wireCaseList(c *node) {
 	exprs[len(exprs)-1].tnext = c
 }
 
+// nextCaseTest returns the index of the clause of a switch of l clauses
+// whose test follows the failed test of clause i (-1: the first test), dflt
+// the index of its default clause or -1 (toolscript patch 143): the next
+// clause but the default one, which comes after the last; -1 for none.
+func nextCaseTest(i, l, dflt int) int {
+	for j := i + 1; j < l; j++ {
+		if j != dflt {
+			return j
+		}
+	}
+	if dflt != i {
+		return dflt
+	}
+	return -1
+}
+
+// wireSwitchIfClause wires the clause i of the tagless switch n, whose
+// clauses are clauses and whose default one is dflt or -1, once the clauses
+// after it in the order of the tests are wired (toolscript patch 143: the
+// default clause, wherever it is, is tested after the last).
+func wireSwitchIfClause(n *node, clauses []*node, i, dflt int) {
+	l := len(clauses)
+	c := clauses[i]
+	c.gen = nop
+	if len(c.child) == 0 {
+		c.tnext = n
+		c.fnext = n
+		return
+	}
+	body := c.lastChild()
+	if len(c.child) > 1 {
+		// toolscript patch 48: every expression of a case
+		// list is tested in order (only the first was).
+		next := n
+		if j := nextCaseTest(i, l, dflt); j >= 0 {
+			next = clauses[j].start
+		}
+		conds := c.child[:len(c.child)-1]
+		for j := len(conds) - 1; j >= 0; j-- {
+			cond := conds[j]
+			cond.tnext = body.start
+			setFNext(cond, next)
+			next = cond.start
+		}
+		c.start = conds[0].start
+	} else {
+		c.start = body.start
+	}
+	// If last case body statement is a fallthrough, then jump to next case body
+	switch {
+	case i == l-1 || len(body.child) == 0 || body.lastChild().kind != fallthroughtStmt:
+		body.tnext = n
+	case len(clauses[i+1].child) == 0:
+		body.tnext = n // an empty default clause
+	default:
+		body.tnext = clauses[i+1].lastChild().start
+	}
+}
+
 // GetDefault return the index of default case clause in a switch statement, or -1.
 func getDefault(n *node) int {
 	for i, c := range n.lastChild().child {
@@ -3016,6 +3050,32 @@ func (n *node) isType(sc *scope) bool {
 		}
 		sym, _, ok := sc.lookup(n.child[0].ident)
 		return ok && sym.kind == typeSym
+	}
+	return false
+}
+
+// shadowsLoopVar reports whether dest, defined by the statement n, is a
+// new variable of the name of a loop variable of the loop whose body holds
+// n (toolscript patch 141): the body's scope holds the loop variables of
+// an iteration (the placeholder nodes first in the body), so the define
+// finds its name already declared there, but in Go the body is a block of
+// its own.
+func shadowsLoopVar(n, dest *node) bool {
+	body := n.anc
+	if body == nil || body.kind != blockStmt || body.anc == nil || dest.ident == "" || dest.ident == "_" {
+		return false
+	}
+	vars := 0
+	switch body.anc.kind {
+	case forStmt7:
+		vars = 1
+	case rangeStmt:
+		vars = 2
+	}
+	for i := 0; i < vars && i < len(body.child); i++ {
+		if lv := body.child[i]; lv != n && lv.kind == identExpr && lv.ident == dest.ident {
+			return true
+		}
 	}
 	return false
 }

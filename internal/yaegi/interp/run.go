@@ -11,7 +11,8 @@ import (
 	"regexp"
 	"runtime" // toolscript patch 59
 	"strings"
-	"unsafe" // toolscript patch 16
+	"unicode/utf8" // toolscript patch 142
+	"unsafe"       // toolscript patch 16
 )
 
 // bltn type defines functions which run at CFG execution.
@@ -3687,22 +3688,28 @@ func _range(n *node) {
 		an = n.child[2]
 		index1 := n.child[1].findex // array value location in frame
 		if isString(an.typ.TypeOf()) {
-			// Special variant of "range" for string, where the index indicates the byte position
-			// of the rune in the string, rather than the index of the rune in array.
-			stringType := reflect.TypeOf("")
-			value = genValueAs(an, rat) // range on string iterates over runes
+			// toolscript patch 142: a range over a string decodes it as
+			// Go does, the index the byte position of the rune and the
+			// next one after the bytes decoded (the string became a
+			// []rune, and the position of a rune was the length of the
+			// runes before it encoded again: an invalid byte, decoded
+			// as utf8.RuneError, counted 3).
+			// A value _ has no slot of its own (writing its rune panicked).
+			value = rangeStringValue(an)
+			blank := n.child[1].ident == "_"
 			n.exec = func(f *frame) bltn {
-				a := f.data[index2]
-				v0 := f.data[index3]
-				v0.SetInt(v0.Int() + 1)
-				i := int(v0.Int())
-				if i >= a.Len() {
+				s := f.data[index2].String()
+				v0 := f.data[index3] // the position of the next rune
+				pos := int(v0.Int())
+				if pos >= len(s) {
 					return fnext
 				}
-				// Compute byte position of the rune in string
-				pos := a.Slice(0, i).Convert(stringType).Len()
+				r, w := utf8.DecodeRuneInString(s[pos:])
+				v0.SetInt(int64(pos + w))
 				f.data[index0].SetInt(int64(pos))
-				f.data[index1].Set(a.Index(i))
+				if !blank {
+					f.data[index1].SetInt(int64(r))
+				}
 				return tnext
 			}
 		} else {
@@ -3722,30 +3729,53 @@ func _range(n *node) {
 	} else {
 		an = n.child[1]
 		if isString(an.typ.TypeOf()) {
-			value = genValueAs(an, rat) // range on string iterates over runes
+			// toolscript patch 142: the key is the byte position of
+			// each rune (it was the rune's index among the runes).
+			value = rangeStringValue(an)
+			n.exec = func(f *frame) bltn {
+				s := f.data[index2].String()
+				v0 := f.data[index3] // the position of the next rune
+				pos := int(v0.Int())
+				if pos >= len(s) {
+					return fnext
+				}
+				_, w := utf8.DecodeRuneInString(s[pos:])
+				v0.SetInt(int64(pos + w))
+				f.data[index0].SetInt(int64(pos))
+				return tnext
+			}
 		} else {
 			value = genValueRangeArray(an)
-		}
-		n.exec = func(f *frame) bltn {
-			v0 := f.data[index0]
-			v0.SetInt(v0.Int() + 1)
-			if int(v0.Int()) >= f.data[index2].Len() {
-				return fnext
+			n.exec = func(f *frame) bltn {
+				v0 := f.data[index0]
+				v0.SetInt(v0.Int() + 1)
+				if int(v0.Int()) >= f.data[index2].Len() {
+					return fnext
+				}
+				return tnext
 			}
-			return tnext
 		}
 	}
 
 	// Init sequence
 	next := n.exec
-	index := index0
-	if isString(an.typ.TypeOf()) && len(n.child) == 4 {
-		index = index3
+	index, start := index0, int64(-1)
+	if isString(an.typ.TypeOf()) { // toolscript patch 142
+		index, start = index3, 0
 	}
 	n.child[0].exec = func(f *frame) bltn {
-		f.data[index2] = value(f) // set array shallow copy for range
-		f.data[index].SetInt(-1)  // assing index value
+		f.data[index2] = value(f)   // set array shallow copy for range
+		f.data[index].SetInt(start) // assing index value
 		return next
+	}
+}
+
+// rangeStringValue returns the string a range ranges over (toolscript patch
+// 142), of type string whatever the operand's string type.
+func rangeStringValue(an *node) func(*frame) reflect.Value {
+	value := genValue(an)
+	return func(f *frame) reflect.Value {
+		return reflect.ValueOf(value(f).String())
 	}
 }
 
