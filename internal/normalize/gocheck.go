@@ -32,6 +32,10 @@ import (
 //     mistake_multi_value_in_expression);
 //   - a function with results that may reach the end of its body without
 //     a return (it returned zero values: mistake_missing_return);
+//   - a comparison with a literal that is not an integer (n == 1.5 for
+//     an int n, which Go refuses and the interpreter called false);
+//   - an expression statement that is not a call or a receive before the
+//     script's last statement (x == 2 alone: Go's "is not used");
 //   - fallthrough, &m[k], and a call assigned to (f(1) = 2).
 //
 // A program without them (most short scripts: tool calls, loops, maps,
@@ -72,6 +76,17 @@ func needsCheck(file *ast.File) bool {
 					walk(x.Body, 0)
 				}
 				return false
+			case *ast.BinaryExpr:
+				switch x.Op {
+				case token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ:
+					found = isFloatLit(x.X) || isFloatLit(x.Y)
+				}
+			case *ast.BlockStmt:
+				for _, st := range x.List[:max(len(x.List)-1, 0)] {
+					if e, ok := st.(*ast.ExprStmt); ok && !isCallOrReceive(e.X) {
+						found = true
+					}
+				}
 			case *ast.UnaryExpr:
 				if _, ok := ast.Unparen(x.X).(*ast.IndexExpr); ok && x.Op == token.AND {
 					found = true
@@ -282,4 +297,21 @@ func clausesTerminate(body *ast.BlockStmt) bool {
 		}
 	}
 	return def
+}
+
+// isFloatLit reports whether e is a floating-point or imaginary literal.
+func isFloatLit(e ast.Expr) bool {
+	b, ok := ast.Unparen(e).(*ast.BasicLit)
+	return ok && (b.Kind == token.FLOAT || b.Kind == token.IMAG)
+}
+
+// isCallOrReceive reports whether e may stand as a statement.
+func isCallOrReceive(e ast.Expr) bool {
+	switch x := ast.Unparen(e).(type) {
+	case *ast.CallExpr:
+		return true
+	case *ast.UnaryExpr:
+		return x.Op == token.ARROW
+	}
+	return false
 }

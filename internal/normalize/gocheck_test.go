@@ -48,6 +48,11 @@ func TestNeedsCheck(t *testing.T) {
 		{"fallthrough", "switch 1 {\ncase 1:\n\tfallthrough\ndefault:\n}", true},
 		{"address of an element", "xs := []int{1}\np := &xs[0]\n_ = p", true},
 		{"call assigned to", "f := func() int { return 1 }\nf() = 2", true},
+		{"comparison with a float literal", "n := 3\nfmt.Println(n < 2.5)", true},
+		{"comparison with integers", "n := 3\nfmt.Println(n < 2, n == 3)", false},
+		{"comparison alone", "x := 2\nx == 2\nfmt.Println(x)", true},
+		{"the final expression is the value", "x := 2\nfmt.Println(x)\nx * 2", false},
+		{"a receive alone", "ch := make(chan int, 1)\nch <- 1\n<-ch\nfmt.Println(1)", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p, err := Source(tc.code, Config{MaxNesting: 100, Allowed: func(string) bool { return true }})
