@@ -16,26 +16,28 @@ import (
 //     that is not addressable (mistake_pointer_method_on_map_value), a
 //     value whose method set lacks an interface's method assigned to it;
 //   - goto, and a labelled break or continue (mistake_goto_over_declaration);
-//   - break or continue outside a loop, switch or select of its function
+//   - break or continue outside what it may leave in its function
 //     (mistake_break_outside_loop);
 //   - an assignment to a part of an indexed value, m[k].X = 1 or
 //     m[k][0] = 1 (mistake_map_struct_field_assign);
 //   - an expression switch whose cases may repeat a constant: the same
 //     case text twice, or two names of the file's constants
 //     (mistake_switch_duplicate_case);
-//   - a sized numeric type (int8 ... uint64, uintptr, float32,
-//     complex64): a constant it cannot hold, converted to it or compared
-//     with a value of it (uint32(int8(-1)), x == 300 for an int8 x:
-//     mistake_constant_overflow);
-//   - a function with two results or more, whose call the interpreter
-//     took for its first value in an expression (f() + 1:
-//     mistake_multi_value_in_expression);
-//   - a function with results that may reach the end of its body without
-//     a return (it returned zero values: mistake_missing_return);
+//   - a numeric type other than int (int8 ... uint64, float64,
+//     time.Duration): an expression of another type assigned to it or
+//     returned as one (var f float64 = a / b of ints, computed as 3.5),
+//     a constant it cannot hold (uint32(int8(-1)), x == 300 for an int8
+//     x: mistake_constant_overflow);
+//   - a function with results: a call of one with two where one value is
+//     wanted (f() + 1: mistake_multi_value_in_expression), a body that
+//     may end without a return (mistake_missing_return), a result of
+//     another type returned (return sum / n as a float64), a bare return
+//     under a shadowed named result;
 //   - a comparison with a literal that is not an integer (n == 1.5 for
-//     an int n, which Go refuses and the interpreter called false);
-//   - an expression statement that is not a call or a receive before the
-//     script's last statement (x == 2 alone: Go's "is not used");
+//     an int n: mistake_int_compared_with_fraction);
+//   - an expression statement that is not a call or a receive, or a call
+//     of a builtin with a value (append(s, 2) alone), but a bare
+//     script's last statement (its value);
 //   - fallthrough, &m[k], and a call assigned to (f(1) = 2).
 //
 // A program without them (most short scripts: tool calls, loops, maps,
@@ -43,16 +45,24 @@ import (
 // compilation. The list grows with each such construct found.
 func needsCheck(file *ast.File) bool {
 	consts := map[string]bool{}
+	var mainBody *ast.BlockStmt
 	for _, d := range file.Decls {
-		if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.CONST {
-			addConstNames(g, consts)
+		switch d := d.(type) {
+		case *ast.GenDecl:
+			if d.Tok == token.CONST {
+				addConstNames(d, consts)
+			}
+		case *ast.FuncDecl:
+			if d.Name.Name == "main" && d.Recv == nil {
+				mainBody = d.Body
+			}
 		}
 	}
 	found := false
-	// loops counts the enclosing loops, switches and selects of the
-	// current function body.
-	var walk func(n ast.Node, loops int) bool
-	walk = func(n ast.Node, loops int) bool {
+	// breakable counts the enclosing loops, switches and selects of the
+	// current function body, loops its loops.
+	var walk func(n ast.Node, breakable, loops int) bool
+	walk = func(n ast.Node, breakable, loops int) bool {
 		ast.Inspect(n, func(n ast.Node) bool {
 			if found || n == nil {
 				return false
@@ -61,19 +71,19 @@ func needsCheck(file *ast.File) bool {
 			case *ast.TypeSpec:
 				found = true
 			case *ast.Ident:
-				found = sizedNumeric[x.Name]
+				found = typedNumeric[x.Name]
 			case *ast.FuncDecl:
-				if x.Recv != nil || x.Type.TypeParams != nil || resultsNeedCheck(x.Type, x.Body) {
+				if x.Recv != nil || x.Type.TypeParams != nil || x.Type.Results != nil {
 					found = true
 				} else if x.Body != nil {
-					walk(x.Body, 0)
+					walk(x.Body, 0, 0)
 				}
 				return false
 			case *ast.FuncLit:
-				if resultsNeedCheck(x.Type, x.Body) {
+				if x.Type.Results != nil {
 					found = true
 				} else {
-					walk(x.Body, 0)
+					walk(x.Body, 0, 0)
 				}
 				return false
 			case *ast.BinaryExpr:
@@ -82,8 +92,12 @@ func needsCheck(file *ast.File) bool {
 					found = isFloatLit(x.X) || isFloatLit(x.Y)
 				}
 			case *ast.BlockStmt:
-				for _, st := range x.List[:max(len(x.List)-1, 0)] {
-					if e, ok := st.(*ast.ExprStmt); ok && !isCallOrReceive(e.X) {
+				list := x.List
+				if x == mainBody && len(list) > 0 {
+					list = list[:len(list)-1] // a bare script's value
+				}
+				for _, st := range list {
+					if e, ok := st.(*ast.ExprStmt); ok && !mayStand(e.X) {
 						found = true
 					}
 				}
@@ -91,9 +105,14 @@ func needsCheck(file *ast.File) bool {
 				if _, ok := ast.Unparen(x.X).(*ast.IndexExpr); ok && x.Op == token.AND {
 					found = true
 				}
-			case *ast.ForStmt, *ast.RangeStmt, *ast.SelectStmt, *ast.TypeSwitchStmt:
+			case *ast.ForStmt, *ast.RangeStmt:
 				for _, c := range children(x) {
-					walk(c, loops+1)
+					walk(c, breakable+1, loops+1)
+				}
+				return false
+			case *ast.SelectStmt, *ast.TypeSwitchStmt:
+				for _, c := range children(x) {
+					walk(c, breakable+1, loops)
 				}
 				return false
 			case *ast.SwitchStmt:
@@ -102,11 +121,12 @@ func needsCheck(file *ast.File) bool {
 					return false
 				}
 				for _, c := range children(x) {
-					walk(c, loops+1)
+					walk(c, breakable+1, loops)
 				}
 				return false
 			case *ast.BranchStmt:
-				if x.Tok == token.GOTO || x.Tok == token.FALLTHROUGH || x.Label != nil || (x.Tok == token.BREAK || x.Tok == token.CONTINUE) && loops == 0 {
+				if x.Tok == token.GOTO || x.Tok == token.FALLTHROUGH || x.Label != nil ||
+					x.Tok == token.BREAK && breakable == 0 || x.Tok == token.CONTINUE && loops == 0 {
 					found = true
 				}
 			case *ast.DeclStmt:
@@ -127,7 +147,7 @@ func needsCheck(file *ast.File) bool {
 		})
 		return found
 	}
-	return walk(file, 0)
+	return walk(file, 0, 0)
 }
 
 // children returns the direct children of a statement, for needsCheck's
@@ -215,88 +235,16 @@ func mayRepeatCase(s *ast.SwitchStmt, consts map[string]bool) bool {
 	return false
 }
 
-// sizedNumeric are the numeric types narrower or other than the ones a
-// constant defaults to (int, float64, complex128) and byte and rune.
-var sizedNumeric = map[string]bool{
-	"int8": true, "int16": true, "int32": true, "uint": true, "uint8": true,
-	"uint16": true, "uint32": true, "uint64": true, "uintptr": true,
-	"float32": true, "complex64": true,
-}
-
-// resultsNeedCheck reports whether a function of type t and body body
-// has two results or more, or has results and a body that may end
-// without a return.
-func resultsNeedCheck(t *ast.FuncType, body *ast.BlockStmt) bool {
-	if t.Results == nil || body == nil {
-		return false
-	}
-	n := 0
-	for _, f := range t.Results.List {
-		n += max(len(f.Names), 1)
-	}
-	return n > 1 || !terminates(body)
-}
-
-// terminates reports whether s is a terminating statement as the Go
-// specification defines it, leaning to false where telling would need
-// more than the syntax (a for without a condition counts whatever its
-// breaks).
-func terminates(s ast.Stmt) bool {
-	switch x := s.(type) {
-	case *ast.ReturnStmt:
-		return true
-	case *ast.BranchStmt:
-		return x.Tok == token.GOTO
-	case *ast.ExprStmt:
-		c, ok := x.X.(*ast.CallExpr)
-		if !ok {
-			return false
-		}
-		id, ok := c.Fun.(*ast.Ident)
-		return ok && id.Name == "panic"
-	case *ast.BlockStmt:
-		return len(x.List) > 0 && terminates(x.List[len(x.List)-1])
-	case *ast.IfStmt:
-		return x.Else != nil && terminates(x.Body) && terminates(x.Else)
-	case *ast.ForStmt:
-		return x.Cond == nil
-	case *ast.LabeledStmt:
-		return terminates(x.Stmt)
-	case *ast.SwitchStmt:
-		return clausesTerminate(x.Body)
-	case *ast.TypeSwitchStmt:
-		return clausesTerminate(x.Body)
-	case *ast.SelectStmt:
-		for _, c := range x.Body.List {
-			cc := c.(*ast.CommClause)
-			if len(cc.Body) == 0 || !terminates(cc.Body[len(cc.Body)-1]) {
-				return false
-			}
-		}
-		return true
-	}
-	return false
-}
-
-// clausesTerminate reports whether a switch's body has a default and
-// every clause ends in a terminating statement or a fallthrough.
-func clausesTerminate(body *ast.BlockStmt) bool {
-	def := false
-	for _, c := range body.List {
-		cc := c.(*ast.CaseClause)
-		def = def || cc.List == nil
-		if len(cc.Body) == 0 {
-			return false
-		}
-		last := cc.Body[len(cc.Body)-1]
-		if b, ok := last.(*ast.BranchStmt); ok && b.Tok == token.FALLTHROUGH {
-			continue
-		}
-		if !terminates(last) {
-			return false
-		}
-	}
-	return def
+// typedNumeric are the numeric types but int, byte and rune (and
+// time.Duration's name): where a value of one meets an expression of
+// another numeric type or a constant it cannot hold, Go refuses what the
+// interpreter computed in the destination's type (a float64 f = a/b of
+// ints gave 3.5).
+var typedNumeric = map[string]bool{
+	"int8": true, "int16": true, "int32": true, "int64": true, "uint": true,
+	"uint8": true, "uint16": true, "uint32": true, "uint64": true,
+	"uintptr": true, "float32": true, "float64": true, "complex64": true,
+	"complex128": true, "Duration": true,
 }
 
 // isFloatLit reports whether e is a floating-point or imaginary literal.
@@ -305,11 +253,14 @@ func isFloatLit(e ast.Expr) bool {
 	return ok && (b.Kind == token.FLOAT || b.Kind == token.IMAG)
 }
 
-// isCallOrReceive reports whether e may stand as a statement.
-func isCallOrReceive(e ast.Expr) bool {
+// mayStand reports whether e may stand as a statement: a receive, or a
+// call of anything but a builtin with a value (append(s, 2) alone is Go's
+// "is not used").
+func mayStand(e ast.Expr) bool {
 	switch x := ast.Unparen(e).(type) {
 	case *ast.CallExpr:
-		return true
+		id, ok := ast.Unparen(x.Fun).(*ast.Ident)
+		return !ok || !valueBuiltins[id.Name]
 	case *ast.UnaryExpr:
 		return x.Op == token.ARROW
 	}
