@@ -257,6 +257,13 @@ func ifaceEqual(a, b interface{}) bool {
 			return recordsEqual(va, vb)
 		}
 	}
+	// toolscript patch 144: two structs or arrays with interface fields
+	// compare the values the fields hold, records by recordsEqual (Go's
+	// == compared the records' reflect.Values: Event{"s", Status("a")}
+	// == Event{"s", Status("a")} was false).
+	if ta := reflect.TypeOf(a); ta != nil && holdsIface(ta) && ta == reflect.TypeOf(b) {
+		return composedEqual(reflect.ValueOf(a), reflect.ValueOf(b))
+	}
 	return a == b
 }
 

@@ -483,6 +483,7 @@ func (interp *Interpreter) fmtTypeVerbs(n *node, values []func(*frame) reflect.V
 				static = givenStatic
 			}
 		}
+		badVerb := static != "" && badVerbNamed(t) // toolscript patch 145
 		values[k] = func(f *frame) reflect.Value {
 			if lostInst != "" && (typeVerbAt(format(f).String(), arg) || goSyntaxVerbAt(format(f).String(), arg)) { // toolscript patch 92
 				panic(n.cfgErrorf("%%T and %%#v of a value of type %s, or of a type made of it, are not supported "+
@@ -491,6 +492,11 @@ func (interp *Interpreter) fmtTypeVerbs(n *node, values []func(*frame) reflect.V
 			if !typeVerbAt(format(f).String(), arg) {
 				if goSyntaxVerbAt(format(f).String(), arg) { // toolscript patch 42
 					return reflect.ValueOf(fmtText(goSyntaxer{interp: interp, n: n, f: f}.goSyntax(t, raw(f), true))) // toolscript patches 89 and 126
+				}
+				if badVerb || static == "" { // toolscript patch 145: %!s(main.Level=4)
+					if b, ok := badVerbArg(t, static, raw(f), format(f).String(), arg); ok {
+						return b
+					}
 				}
 				return prior(f)
 			}

@@ -466,10 +466,28 @@ func keyedByEmptyInterface(t *itype) bool {
 // a map of type mapTyp; nil when the key is its value (a map whose keys
 // are not of an empty interface type, a key of a native type).
 func genMapKey(mapTyp *itype, key *node) func(*frame) reflect.Value {
-	if !keyedByEmptyInterface(mapTyp) || key.typ == nil {
+	if key.typ == nil {
 		return nil
 	}
 	interp := key.interp
+	if !keyedByEmptyInterface(mapTyp) {
+		// toolscript patch 144: a key of a struct or array type with
+		// interface fields holds one record of each script value, so
+		// equal keys are one (a map[Event]V with Event{"s",
+		// Status("a")} as a key missed an equal one).
+		if mt := mapTyp.TypeOf(); mt != nil && mt.Kind() == reflect.Map && holdsIface(mt.Key()) {
+			v := genValue(key)
+			kt := mt.Key()
+			return func(f *frame) reflect.Value {
+				k := v(f)
+				if k.IsValid() && k.Type() != kt && k.Type().ConvertibleTo(kt) {
+					k = k.Convert(kt)
+				}
+				return interp.canonicalKey(k)
+			}
+		}
+		return nil
+	}
 	switch {
 	case keepsMethods(key.typ):
 		rec := genValueInterface(key)
@@ -477,6 +495,12 @@ func genMapKey(mapTyp *itype, key *node) func(*frame) reflect.Value {
 	case isInterface(key.typ):
 		v := genValue(key)
 		return func(f *frame) reflect.Value { return interp.mapKey(v(f)) }
+	case holdsIface(key.typ.TypeOf()): // toolscript patch 144: a [1]any key
+		v := genValue(key)
+		return func(f *frame) reflect.Value {
+			var k interface{} = interp.canonicalKey(v(f)).Interface()
+			return reflect.ValueOf(&k).Elem()
+		}
 	}
 	return nil
 }
@@ -493,7 +517,14 @@ func (interp *Interpreter) mapKey(v reflect.Value) reflect.Value {
 		}
 	}
 	if !ok || t == nil || nod == nil || !held.CanInterface() {
+		if ok && held.IsValid() && holdsIface(held.Type()) { // toolscript patch 144: an [2]any key
+			var k interface{} = interp.canonicalKey(held).Interface()
+			return reflect.ValueOf(&k).Elem()
+		}
 		return v
+	}
+	if holdsIface(held.Type()) {
+		held = interp.canonicalKey(held) // toolscript patch 144: a struct with interface fields
 	}
 	// One node for every value of the type; a type a later session
 	// input declares again with other fields has its own.
@@ -1005,7 +1036,7 @@ func (interp *Interpreter) fmtUnwrapped(f *frame, v reflect.Value) reflect.Value
 	}
 	var printed []*itype
 	for _, t := range stripped {
-		if printMethod(t) != nil {
+		if printMethod(t) != nil || printsByMethod(t, 0) { // toolscript patch 146: or a field's method
 			printed = append(printed, t)
 		}
 	}

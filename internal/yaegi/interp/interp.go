@@ -234,6 +234,11 @@ type Interpreter struct {
 	// map[any], and keepsMethods of each type a run-time check asked.
 	keyNodes, keptTypes sync.Map
 
+	// toolscript patch 144: one record of each value of a script type
+	// in a map key's interface (a struct's any field), so equal keys are
+	// one.
+	keyRecords sync.Map
+
 	// toolscript patch 120: the type of the first key of each
 	// representation given to native code that compares keys.
 	nativeKeys sync.Map
