@@ -38,6 +38,8 @@ import (
 //   - an expression statement that is not a call or a receive, or a call
 //     of a builtin with a value (append(s, 2) alone), but a bare
 //     script's last statement (its value);
+//   - a channel type with a direction (a send on a receive-only
+//     channel where it never runs);
 //   - fallthrough, &m[k], and a call assigned to (f(1) = 2).
 //
 // A program without them (most short scripts: tool calls, loops, maps,
@@ -101,6 +103,8 @@ func needsCheck(file *ast.File) bool {
 						found = true
 					}
 				}
+			case *ast.ChanType:
+				found = x.Dir != ast.SEND|ast.RECV // a send on a receive-only channel
 			case *ast.UnaryExpr:
 				if _, ok := ast.Unparen(x.X).(*ast.IndexExpr); ok && x.Op == token.AND {
 					found = true

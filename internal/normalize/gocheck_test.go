@@ -53,6 +53,8 @@ func TestNeedsCheck(t *testing.T) {
 		{"time.Duration", "d := 3 * time.Second\nfmt.Println(d)", false},
 		{"time.Duration named", "var d time.Duration = 3\nfmt.Println(d)", true},
 		{"continue in a switch outside a loop", "switch x := 1; x {\ncase 1:\n\tcontinue\n}", true},
+		{"receive-only channel", "var c <-chan int\nif false {\n\tc <- 1\n}", true},
+		{"channel", "c := make(chan int, 1)\nc <- 1\nfmt.Println(<-c)", false},
 		{"append alone", "s := []int{1}\nappend(s, 2)\nfmt.Println(s)", true},
 		{"len as the final value", "s := []int{1}\nfmt.Println(s)\nlen(s)", false},
 		{"comparison with a float literal", "n := 3\nfmt.Println(n < 2.5)", true},
