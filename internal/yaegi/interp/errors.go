@@ -41,6 +41,12 @@ const (
 	// KindUnhashable is a map key of a type that cannot be hashed (a
 	// slice in an interface) at run time (toolscript patch 134).
 	KindUnhashable
+	// KindSliceBounds is a slice expression's index out of range at run
+	// time; KindMakeSlice a make of a slice with a length or a capacity
+	// out of range (toolscript patch 147). Detail is the message after
+	// "runtime error: ".
+	KindSliceBounds
+	KindMakeSlice
 )
 
 // Error is an error of the interpreter at a node of the script: a compile
@@ -230,6 +236,9 @@ type RuntimeError struct {
 	Unsigned bool
 	// Type is the key's type of KindUnhashable (toolscript patch 134).
 	Type string
+	// Detail is the message of KindSliceBounds and KindMakeSlice
+	// (toolscript patch 147).
+	Detail string
 }
 
 // RuntimeError marks a RuntimeError as Go's run-time errors are marked.
@@ -252,6 +261,8 @@ func (e *RuntimeError) Error() string {
 		return "runtime error: invalid memory address or nil pointer dereference"
 	case KindUnhashable: // toolscript patch 134
 		return "runtime error: hash of unhashable type " + e.Type
+	case KindSliceBounds, KindMakeSlice: // toolscript patch 147
+		return "runtime error: " + e.Detail
 	}
 	return "runtime error"
 }
@@ -267,6 +278,84 @@ func indexOf(v reflect.Value, i int64, unsigned bool) reflect.Value {
 		panic(&RuntimeError{Kind: KindIndex, Index: i, Length: n, Unsigned: unsigned})
 	}
 	return v.Index(int(i))
+}
+
+// sliceIndex is an index of a slice expression and whether its type is
+// unsigned (toolscript patch 147).
+type sliceIndex struct {
+	v        int64
+	unsigned bool
+}
+
+// String is the index as Go's run-time error prints it.
+func (x sliceIndex) String() string {
+	if x.unsigned {
+		return strconv.FormatUint(uint64(x.v), 10)
+	}
+	return strconv.FormatInt(x.v, 10)
+}
+
+// neg says the index is negative (of a signed type).
+func (x sliceIndex) neg() bool { return !x.unsigned && x.v < 0 }
+
+// sliceValue is the slice expression a[lo:hi:max] (hi absent unless hasHi,
+// max unless three), raising Go's run-time error, with the message of the
+// runtime's boundsError, for an index out of range where reflect panicked
+// with "reflect.Value.Slice: slice index out of bounds". The indexes are
+// checked in the order of compiled code: max (or hi) against the
+// capacity (the length of a string or an array), then hi against max,
+// then lo against hi (toolscript patch 147).
+func sliceValue(a reflect.Value, lo, hi, mx sliceIndex, hasHi, three bool) reflect.Value {
+	if !a.IsValid() {
+		panic(&RuntimeError{Kind: KindNilDereference})
+	}
+	n := a.Len()
+	c, what := n, " with length "
+	if a.Kind() == reflect.Slice {
+		c, what = a.Cap(), " with capacity "
+	}
+	fail := func(x sliceIndex, format, negFormat string) {
+		f := format
+		if x.neg() {
+			f = negFormat
+		}
+		panic(&RuntimeError{Kind: KindSliceBounds, Detail: "slice bounds out of range " + strings.Replace(f, "%x", x.String(), 1)})
+	}
+	out := func(x sliceIndex, bound int64) bool { return x.v < 0 || x.v > bound }
+	if !hasHi {
+		hi = sliceIndex{v: int64(n)}
+	}
+	if three {
+		if out(mx, int64(c)) {
+			fail(mx, "[::%x]"+what+strconv.Itoa(c), "[::%x]")
+		}
+		if out(hi, mx.v) {
+			fail(hi, "[:%x:"+mx.String()+"]", "[:%x:]")
+		}
+		if out(lo, hi.v) {
+			fail(lo, "[%x:"+hi.String()+":]", "[%x::]")
+		}
+		return a.Slice3(int(lo.v), int(hi.v), int(mx.v))
+	}
+	if hasHi && out(hi, int64(c)) {
+		fail(hi, "[:%x]"+what+strconv.Itoa(c), "[:%x]")
+	}
+	if out(lo, hi.v) {
+		fail(lo, "[%x:"+hi.String()+"]", "[%x:]")
+	}
+	return a.Slice(int(lo.v), int(hi.v))
+}
+
+// checkMakeSlice raises Go's run-time error for make of a slice with a
+// negative length, or a capacity under the length (toolscript patch 147);
+// reflect.MakeSlice panicked with "reflect.MakeSlice: negative len".
+func checkMakeSlice(length, capacity int) {
+	if length < 0 {
+		panic(&RuntimeError{Kind: KindMakeSlice, Detail: "makeslice: len out of range"})
+	}
+	if capacity < length {
+		panic(&RuntimeError{Kind: KindMakeSlice, Detail: "makeslice: cap out of range"})
+	}
 }
 
 // runtimePanic turns reflect's panic for the use of a nil pointer (the

@@ -749,8 +749,12 @@ func (g goSyntaxer) goSyntax(t *itype, v reflect.Value, top bool) string { // to
 		if v.Kind() != reflect.Ptr {
 			return g.native(v)
 		}
+		// toolscript patch 148: the pointer type's name is Go's, as for
+		// the other types; t.str of a pointer to a recursive struct type
+		// (a field Next *Node) was "*struct {}", made before the struct's
+		// fields were.
 		if v.IsNil() {
-			return "(" + t.str + ")(nil)"
+			return "(" + goTypeName(t) + ")(nil)" // toolscript patch 148
 		}
 		if top {
 			switch t.val.cat {
@@ -758,7 +762,7 @@ func (g goSyntaxer) goSyntax(t *itype, v reflect.Value, top bool) string { // to
 				return "&" + g.goSyntax(t.val, v.Elem(), false)
 			}
 		}
-		return fmt.Sprintf("(%s)(%#x)", t.str, v.Pointer())
+		return fmt.Sprintf("(%s)(%#x)", goTypeName(t), v.Pointer()) // toolscript patch 148
 	case structT:
 		if v.Kind() != reflect.Struct || v.NumField() != len(t.field) {
 			return g.native(v)

@@ -4669,7 +4669,8 @@ func _make(n *node) {
 		case 3:
 			n.exec = func(f *frame) bltn {
 				length := int(vInt(value(f)))
-				if check != nil { // toolscript patch 24
+				checkMakeSlice(length, length) // toolscript patch 147
+				if check != nil {              // toolscript patch 24
 					check(typ, length)
 				}
 				dest(f).Set(reflect.MakeSlice(typ, length, length))
@@ -4679,7 +4680,8 @@ func _make(n *node) {
 			value1 := genValue(n.child[3])
 			n.exec = func(f *frame) bltn {
 				length, capacity := int(vInt(value(f))), int(vInt(value1(f)))
-				if check != nil { // toolscript patch 24
+				checkMakeSlice(length, capacity) // toolscript patch 147
+				if check != nil {                // toolscript patch 24
 					check(typ, max(length, capacity))
 				}
 				dest(f).Set(reflect.MakeSlice(typ, length, capacity))
@@ -5121,29 +5123,34 @@ func slice(n *node) {
 	next := getExec(n.tnext)
 	value0 := genValueArray(n.child[0]) // array
 	value1 := genValue(n.child[1])      // low (if 2 or 3 args) or high (if 1 arg)
+	// toolscript patch 147: sliceValue checks the indexes and raises Go's
+	// run-time error, whose message depends on their signedness.
+	u1 := isUint(n.child[1].typ.TypeOf()) // toolscript patch 147
 
 	switch len(n.child) {
 	case 2:
 		n.exec = func(f *frame) bltn {
 			a := value0(f)
-			getFrame(f, l).data[i] = a.Slice(int(vInt(value1(f))), a.Len())
+			getFrame(f, l).data[i] = sliceValue(a, sliceIndex{vInt(value1(f)), u1}, sliceIndex{}, sliceIndex{}, false, false) // toolscript patch 147
 			return next
 		}
 	case 3:
-		value2 := genValue(n.child[2]) // max
+		value2 := genValue(n.child[2])        // max
+		u2 := isUint(n.child[2].typ.TypeOf()) // toolscript patch 147
 
 		n.exec = func(f *frame) bltn {
 			a := value0(f)
-			getFrame(f, l).data[i] = a.Slice(int(vInt(value1(f))), int(vInt(value2(f))))
+			getFrame(f, l).data[i] = sliceValue(a, sliceIndex{vInt(value1(f)), u1}, sliceIndex{vInt(value2(f)), u2}, sliceIndex{}, true, false) // toolscript patch 147
 			return next
 		}
 	case 4:
 		value2 := genValue(n.child[2])
 		value3 := genValue(n.child[3])
+		u2, u3 := isUint(n.child[2].typ.TypeOf()), isUint(n.child[3].typ.TypeOf()) // toolscript patch 147
 
 		n.exec = func(f *frame) bltn {
 			a := value0(f)
-			getFrame(f, l).data[i] = a.Slice3(int(vInt(value1(f))), int(vInt(value2(f))), int(vInt(value3(f))))
+			getFrame(f, l).data[i] = sliceValue(a, sliceIndex{vInt(value1(f)), u1}, sliceIndex{vInt(value2(f)), u2}, sliceIndex{vInt(value3(f)), u3}, true, true) // toolscript patch 147
 			return next
 		}
 	}
@@ -5160,22 +5167,24 @@ func slice0(n *node) {
 	case 1:
 		n.exec = func(f *frame) bltn {
 			a := value0(f)
-			getFrame(f, l).data[i] = a.Slice(0, a.Len())
+			getFrame(f, l).data[i] = sliceValue(a, sliceIndex{}, sliceIndex{}, sliceIndex{}, false, false) // toolscript patch 147
 			return next
 		}
 	case 2:
 		value1 := genValue(n.child[1])
+		u1 := isUint(n.child[1].typ.TypeOf()) // toolscript patch 147
 		n.exec = func(f *frame) bltn {
 			a := value0(f)
-			getFrame(f, l).data[i] = a.Slice(0, int(vInt(value1(f))))
+			getFrame(f, l).data[i] = sliceValue(a, sliceIndex{}, sliceIndex{vInt(value1(f)), u1}, sliceIndex{}, true, false) // toolscript patch 147
 			return next
 		}
 	case 3:
 		value1 := genValue(n.child[1])
 		value2 := genValue(n.child[2])
+		u1, u2 := isUint(n.child[1].typ.TypeOf()), isUint(n.child[2].typ.TypeOf()) // toolscript patch 147
 		n.exec = func(f *frame) bltn {
 			a := value0(f)
-			getFrame(f, l).data[i] = a.Slice3(0, int(vInt(value1(f))), int(vInt(value2(f))))
+			getFrame(f, l).data[i] = sliceValue(a, sliceIndex{}, sliceIndex{vInt(value1(f)), u1}, sliceIndex{vInt(value2(f)), u2}, true, true) // toolscript patch 147
 			return next
 		}
 	}

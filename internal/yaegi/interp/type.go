@@ -1246,21 +1246,45 @@ func genType(interp *Interpreter, sc *scope, name string, lt *itype, types []*it
 		lt.scope.sym[name] = sc.sym[name]
 	}
 
-	for _, nod := range lt.method {
-		if err := genMethod(interp, sc, t, nod, types); err != nil {
+	// toolscript patch 149: every method of the instance is declared
+	// before any is compiled, so that a method calls one declared after it
+	// in the source; compiled one by one, the call of a later one was
+	// "undefined selector".
+	methods := lt.method
+	gms := make([]*node, len(methods))
+	for i, nod := range methods {
+		if gms[i], err = genMethodDecl(interp, sc, t, nod, types); err != nil {
+			return nil, err
+		}
+	}
+	for i, nod := range methods {
+		if err := genMethodBody(interp, gms[i], nod); err != nil {
 			return nil, err
 		}
 	}
 	return t, err
 }
 
+// genMethod generates and compiles the method nod of the generic type
+// for its instance t (toolscript patch 149: genMethodDecl, then
+// genMethodBody).
 func genMethod(interp *Interpreter, sc *scope, t *itype, nod *node, types []*itype) error {
-	gm, _, err := genAST(sc, nod, types)
+	gm, err := genMethodDecl(interp, sc, t, nod, types)
 	if err != nil {
 		return err
 	}
+	return genMethodBody(interp, gm, nod)
+}
+
+// genMethodDecl generates the method nod of the generic type for its
+// instance t and adds it to t's methods (toolscript patch 149).
+func genMethodDecl(interp *Interpreter, sc *scope, t *itype, nod *node, types []*itype) (*node, error) {
+	gm, _, err := genAST(sc, nod, types)
+	if err != nil {
+		return nil, err
+	}
 	if gm.typ, err = nodeType(interp, sc, gm.child[2]); err != nil {
-		return err
+		return nil, err
 	}
 	t.addMethod(gm)
 
@@ -1270,10 +1294,15 @@ func genMethod(interp *Interpreter, sc *scope, t *itype, nod *node, types []*ity
 		pt.addMethod(gm)
 		rtn.typ = pt
 	}
+	return gm, nil // toolscript patch 149
+}
 
+// genMethodBody compiles gm, the instance of the generic method nod
+// (toolscript patch 149).
+func genMethodBody(interp *Interpreter, gm, nod *node) error {
 	// Compile the method AST in the scope of the generic type.
 	scop := nod.typ.scope
-	if _, err = interp.cfg(gm, scop, scop.pkgID, scop.pkgName); err != nil {
+	if _, err := interp.cfg(gm, scop, scop.pkgID, scop.pkgName); err != nil { // toolscript patch 149
 		return err
 	}
 
