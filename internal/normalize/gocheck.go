@@ -3,6 +3,7 @@ package normalize
 import (
 	"go/ast"
 	"go/token"
+	"slices"
 )
 
 // needsCheck reports whether file holds a construct with which the
@@ -38,6 +39,9 @@ import (
 //   - an expression statement that is not a call or a receive, or a call
 //     of a builtin with a value (append(s, 2) alone), but a bare
 //     script's last statement (its value);
+//   - a shift of a fraction literal (1.0 << s), a call with a spread
+//     argument but append's (f(ss...) of a []string for ...any), a
+//     negative literal given to make or in a slice expression;
 //   - a channel type with a direction (a send on a receive-only
 //     channel where it never runs);
 //   - fallthrough, &m[k], and a call assigned to (f(1) = 2).
@@ -92,7 +96,17 @@ func needsCheck(file *ast.File) bool {
 				switch x.Op {
 				case token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ:
 					found = isFloatLit(x.X) || isFloatLit(x.Y)
+				case token.SHL, token.SHR:
+					found = isFloatLit(x.X) // 1.0 << s ended the script silently
 				}
+			case *ast.CallExpr:
+				id, _ := ast.Unparen(x.Fun).(*ast.Ident)
+				// f(ss...) of a []string for ...any ran; make([]int, -1)
+				// was a run-time panic.
+				found = x.Ellipsis.IsValid() && (id == nil || id.Name != "append") ||
+					id != nil && id.Name == "make" && slices.ContainsFunc(x.Args, isNegativeLit)
+			case *ast.SliceExpr:
+				found = isNegativeLit(x.Low) || isNegativeLit(x.High) || isNegativeLit(x.Max)
 			case *ast.BlockStmt:
 				list := x.List
 				if x == mainBody && len(list) > 0 {
@@ -269,4 +283,14 @@ func mayStand(e ast.Expr) bool {
 		return x.Op == token.ARROW
 	}
 	return false
+}
+
+// isNegativeLit reports whether e is a negated numeric literal.
+func isNegativeLit(e ast.Expr) bool {
+	u, ok := e.(*ast.UnaryExpr)
+	if !ok || u.Op != token.SUB {
+		return false
+	}
+	_, lit := ast.Unparen(u.X).(*ast.BasicLit)
+	return lit
 }
