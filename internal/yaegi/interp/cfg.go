@@ -1651,7 +1651,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				return
 			}
 			n.start = n.child[0].start
-			n.lastChild().tnext = n.anc.anc // exit node is selectStmt
+			setCommClauseExit(n) // toolscript patch 150
 
 		case commClause:
 			wireChild(n)
@@ -1662,7 +1662,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			if len(n.child) > 1 {
 				n.start = n.child[1].start // Skip chan operation, performed by select
 			}
-			n.lastChild().tnext = n.anc.anc // exit node is selectStmt
+			setCommClauseExit(n) // toolscript patch 150
 
 		case compositeLitExpr:
 			wireChild(n)
@@ -3121,6 +3121,22 @@ func wireChild(n *node, exclude ...nkind) {
 			child[i].tnext = n
 		}
 		break
+	}
+}
+
+// setCommClauseExit chains the last statement of the select case n to
+// the select's end, unless it is a branch statement.
+//
+// toolscript patch 150: a continue (or goto) that is a case's last
+// statement keeps its target (it was chained to the select's end, so a
+// continue went on after the select instead of to the loop's next
+// iteration).
+func setCommClauseExit(n *node) {
+	switch last := n.lastChild(); last.kind {
+	case breakStmt, continueStmt, gotoStmt, returnStmt:
+		// tnext is already computed, no change
+	default:
+		last.tnext = n.anc.anc // exit node is selectStmt
 	}
 }
 
