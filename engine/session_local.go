@@ -528,10 +528,11 @@ func normalizeSession(code string, im imports, consts *sessionConsts) (*program,
 	if err != nil {
 		return nil, im.importHint(normalizeError(err))
 	}
+	names := np.Names() // folding below changes no name, and a folded constant means the same
 	if np.MinMaxConst {
 		// The earlier declarations go before the input, for the checker
 		// only, but for those of names the input declares again.
-		prefix, lines := consts.prefix(np.Names().Declared)
+		prefix, lines := consts.prefix(names.Declared)
 		if strings.HasPrefix(strings.TrimSpace(code), "package") {
 			prefix, lines = "", 0
 		}
@@ -548,7 +549,7 @@ func normalizeSession(code string, im imports, consts *sessionConsts) (*program,
 			}
 		}
 	}
-	return &program{src: np.Src, body: np.Body, lines: np.Lines, imports: np.Imports, usesRT: np.UsesRuntime, code: code, session: true, check: np.NeedsCheck, names: np.Names()}, nil
+	return &program{src: np.Src, body: np.Body, lines: np.Lines, imports: np.Imports, usesRT: np.UsesRuntime, code: code, session: true, check: np.NeedsCheck, names: names}, nil
 }
 
 // sessionConsts are the constant declarations of a session's inputs so

@@ -59,7 +59,7 @@ main.Level %!s(main.Level=1)
 %!s(main.Level=6) 6
 %!s(main.Level=4)|4
 `
-	out, err := runSilent(t, src)
+	out, err := runStmtProgram(t, src)
 	require.NoError(t, err, out)
 	require.Equal(t, want, out)
 }

@@ -1,10 +1,6 @@
 package interp
 
-import (
-	"testing"
-
-	"github.com/stretchr/testify/require"
-)
+import "testing"
 
 // TestBoundsAndLaterMethods checks patches 147 to 149: a slice expression
 // or a make out of range panics with Go's run-time error (reflect's
@@ -13,9 +9,7 @@ import (
 // calls one declared after it ("undefined selector" before). Each want is
 // what go run prints.
 func TestBoundsAndLaterMethods(t *testing.T) {
-	tests := []struct {
-		name, src, want string
-	}{
+	checkGoOutputs(t, []goCase{
 		{"slice bounds and makeslice (147)", `package main
 
 import "fmt"
@@ -108,12 +102,5 @@ func main() {
 `, `3
 x
 `},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			out, err := runSilent(t, tt.src)
-			require.NoError(t, err)
-			require.Equal(t, tt.want, out)
-		})
-	}
+	})
 }

@@ -61,7 +61,7 @@ func main() {
 {Sub!}
 {Sub!} true
 `
-	out, err := runSilent(t, src)
+	out, err := runStmtProgram(t, src)
 	require.NoError(t, err, out)
 	require.Equal(t, want, out)
 }

@@ -1,10 +1,6 @@
 package interp
 
-import (
-	"testing"
-
-	"github.com/stretchr/testify/require"
-)
+import "testing"
 
 // TestLoopsAndSwitches checks patches 141 to 143: programs the interpreter
 // crashed on or ran with another output than Go's (a define in a loop's
@@ -12,9 +8,7 @@ import (
 // invalid byte or a multibyte rune, a fallthrough into a default clause
 // that is not the last). Each want is what go run prints.
 func TestLoopsAndSwitches(t *testing.T) {
-	tests := []struct {
-		name, src, want string
-	}{
+	checkGoOutputs(t, []goCase{
 		{"a loop variable shadowed in the body (141)", `package main
 
 import "fmt"
@@ -190,12 +184,5 @@ d
 c1
 A
 `},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			out, err := runSilent(t, tt.src)
-			require.NoError(t, err, out)
-			require.Equal(t, tt.want, out)
-		})
-	}
+	})
 }

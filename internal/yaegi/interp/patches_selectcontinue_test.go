@@ -1,10 +1,6 @@
 package interp
 
-import (
-	"testing"
-
-	"github.com/stretchr/testify/require"
-)
+import "testing"
 
 // TestSelectCaseContinue checks patch 150: a continue that is the last
 // statement of a select case in a loop goes to the loop's next iteration
@@ -12,9 +8,7 @@ import (
 // int or a slice, in a block, in a default clause and with a label. The
 // want is what go run prints.
 func TestSelectCaseContinue(t *testing.T) {
-	tests := []struct {
-		name, src, want string
-	}{
+	checkGoOutputs(t, []goCase{
 		{"a continue that ends a select case (150)", `package main
 
 import "fmt"
@@ -89,12 +83,5 @@ sent 0
 full 1
 x 1
 `},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			out, err := runSilent(t, tt.src)
-			require.NoError(t, err, out)
-			require.Equal(t, tt.want, out)
-		})
-	}
+	})
 }

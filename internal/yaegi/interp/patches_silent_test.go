@@ -1,22 +1,25 @@
 package interp
 
 import (
-	"bytes"
-	"io"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 )
 
-// runSilent runs the program src with the standard library's symbols and
-// returns what it printed.
-func runSilent(t *testing.T, src string) (string, error) {
+// goCase is a program and what go run prints for it.
+type goCase struct{ name, src, want string }
+
+// checkGoOutputs runs each case's program (runStmtProgram: a hang fails
+// the test) and requires it to print what Go prints, without an error.
+func checkGoOutputs(t *testing.T, cases []goCase) {
 	t.Helper()
-	var out bytes.Buffer
-	it := New(Options{Stdout: &out, Stderr: io.Discard})
-	require.NoError(t, it.Use(stdlib.Symbols))
-	_, err := it.Eval(src)
-	return out.String(), err
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			out, err := runStmtProgram(t, tc.src)
+			require.NoError(t, err, out)
+			require.Equal(t, tc.want, out)
+		})
+	}
 }
 
 // TestSilentWrongAnswers checks patches 136 to 140: programs the
@@ -27,9 +30,7 @@ func runSilent(t *testing.T, src string) (string, error) {
 // statement were never evaluated, case nil never matched a nil pointer).
 // Each want is what go run prints.
 func TestSilentWrongAnswers(t *testing.T) {
-	tests := []struct {
-		name, src, want string
-	}{
+	checkGoOutputs(t, []goCase{
 		{"shift of an untyped constant compared (136)", `package main
 
 import "fmt"
@@ -376,12 +377,5 @@ g set
 nil error
 any holds a nil pointer
 `},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			out, err := runSilent(t, tt.src)
-			require.NoError(t, err, out)
-			require.Equal(t, tt.want, out)
-		})
-	}
+	})
 }

@@ -3673,7 +3673,7 @@ func compositeLitKeyedNotype(n *node) { doCompositeLitKeyed(n, false) }
 
 func empty(n *node) {}
 
-var rat = reflect.ValueOf((*[]rune)(nil)).Type().Elem() // runes array type
+// toolscript patch 142: rat, the []rune type a string was ranged as, is gone.
 
 func _range(n *node) {
 	index0 := n.child[0].findex // array index location in frame
