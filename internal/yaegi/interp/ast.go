@@ -617,9 +617,14 @@ func (interp *Interpreter) ast(f ast.Node) (string, *node, error) {
 				k.ident = "_"
 				v := addChild(&root, astNode{b, nod}, pos, identExpr, aNop)
 				v.ident = "_"
-			case forStmt7:
-				k := addChild(&root, astNode{b, nod}, pos, identExpr, aNop)
-				k.ident = "_"
+			case forStmt1, forStmt3, forStmt6, forStmt7:
+				// toolscript patch 151: one node per variable the loop's
+				// init statement defines (each is a new variable per
+				// iteration), and for forStmt7 at least one.
+				for i := forVarNodes(anc.node); i > 0; i-- {
+					k := addChild(&root, astNode{b, nod}, pos, identExpr, aNop)
+					k.ident = "_"
+				}
 			}
 
 		case *ast.BranchStmt:

@@ -266,7 +266,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 
 			// toolscript patch 13: whether the body can keep a reference to
 			// a loop variable decides how its iterations store it.
-			loopBody := n.anc != nil && (n.anc.kind == rangeStmt || n.anc.kind == forStmt7)
+			loopBody := n.anc != nil && (n.anc.kind == rangeStmt || forVarNodes(n.anc) > 0) // toolscript patch 151
 			keepsRefs := loopBody && bodyKeepsRefs(n)
 			if n.anc != nil && n.anc.kind == rangeStmt {
 				lk := n.child[0]
@@ -294,24 +294,35 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					}
 				}
 			}
-			if n.anc != nil && n.anc.kind == forStmt7 {
-				lv := n.child[0]
+			if nv := forVarNodes(n.anc); nv > 0 {
+				// toolscript patch 151: each variable the init statement
+				// defines is a variable of its own per iteration, not
+				// only the first, and in every form of the loop that has
+				// an init statement, not only for init; cond; post.
 				init := n.anc.child[0]
-				if init.kind == defineStmt && len(init.child) >= 2 && init.child[0].kind == identExpr {
-					fi := init.child[0]
+				var fresh []int
+				for i := 0; i < nv && (init.kind == defineStmt || init.kind == defineXStmt) && i < init.nleft; i++ {
+					fi := init.child[i]
+					if fi.kind != identExpr || fi.ident == "_" {
+						continue
+					}
+					lv := n.child[i]
 					lv.ident = fi.ident
 					lv.typ = fi.typ
 					vindex := sc.add(lv.typ)
 					sc.sym[lv.ident] = &symbol{index: vindex, kind: varSym, typ: lv.typ}
 					lv.findex = vindex
 					if !keepsRefs && loopVarTypeShared(lv.typ) { // toolscript patch 13
-						lv.gen = loopVarForShared
+						lv.gen = loopVarForShared(i)
 					} else {
 						// The end of the body hands the variable's
 						// value to the post statement.
-						lv.gen = loopVarFor
-						n.gen = loopVarForEnd
+						lv.gen = loopVarFor(i)
+						fresh = append(fresh, i)
 					}
+				}
+				if len(fresh) > 0 {
+					n.gen = loopVarForEnd(fresh)
 				}
 			}
 
@@ -1720,8 +1731,14 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 		case forStmt1: // for init; ; {}
 			init, body := n.child[0], n.child[1]
 			n.start = init.start
+			if forVarNodes(n) > 0 {
+				body.start = body.child[0] // loopvar (toolscript patch 151)
+			}
 			init.tnext = body.start
-			body.tnext = n.start
+			// toolscript patch 151: the body goes on to itself, not to
+			// the init statement (for i := 0; ; { i++ } set i to 0 again
+			// at each iteration).
+			body.tnext = body.start
 			sc = sc.pop()
 
 		case forStmt2: // for cond {}
@@ -1749,6 +1766,9 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				err = cond.cfgErrorf("non-bool used as for condition")
 			}
 			n.start = init.start
+			if forVarNodes(n) > 0 {
+				body.start = body.child[0] // loopvar (toolscript patch 151)
+			}
 			if cond.rval.IsValid() {
 				// Condition is known at compile time, bypass test.
 				if cond.rval.Bool() {
@@ -1795,6 +1815,9 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 		case forStmt6: // for init; ; post {}
 			init, post, body := n.child[0], n.child[1], n.child[2]
 			n.start = init.start
+			if forVarNodes(n) > 0 {
+				body.start = body.child[0] // loopvar (toolscript patch 151)
+			}
 			init.tnext = body.start
 			body.tnext = post.start
 			post.tnext = body.start
@@ -3065,11 +3088,8 @@ func shadowsLoopVar(n, dest *node) bool {
 	if body == nil || body.kind != blockStmt || body.anc == nil || dest.ident == "" || dest.ident == "_" {
 		return false
 	}
-	vars := 0
-	switch body.anc.kind {
-	case forStmt7:
-		vars = 1
-	case rangeStmt:
+	vars := forVarNodes(body.anc) // toolscript patch 151
+	if body.anc.kind == rangeStmt {
 		vars = 2
 	}
 	for i := 0; i < vars && i < len(body.child); i++ {
@@ -4092,13 +4112,33 @@ func loopVarNodes(n *node) int {
 	if n.anc == nil {
 		return 0
 	}
-	switch n.anc.kind {
-	case rangeStmt:
+	if n.anc.kind == rangeStmt {
 		return 2
-	case forStmt7:
-		return 1
 	}
-	return 0
+	return forVarNodes(n.anc) // toolscript patch 151
+}
+
+// forVarNodes is the number of loop variable nodes the parser puts first in
+// the body of the loop n (toolscript patch 151): for a loop with an init
+// statement, one per variable that statement defines, and for init; cond;
+// post at least one.
+func forVarNodes(n *node) int {
+	if n == nil {
+		return 0
+	}
+	k := 0
+	switch n.kind {
+	case forStmt1, forStmt3, forStmt6, forStmt7:
+		if init := n.child[0]; init.kind == defineStmt || init.kind == defineXStmt {
+			k = init.nleft
+		}
+	default:
+		return 0
+	}
+	if k == 0 && n.kind == forStmt7 {
+		k = 1
+	}
+	return k
 }
 
 // recvIntoInterface reports whether the receive n is assigned to a variable

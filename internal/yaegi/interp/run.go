@@ -3892,7 +3892,13 @@ func loopValSrc(n *node) *node { return n.anc.anc.child[1] }
 
 func loopVarKey(n *node) { loopVarFresh(n, loopKeySrc(n)) }
 func loopVarVal(n *node) { loopVarFresh(n, loopValSrc(n)) }
-func loopVarFor(n *node) { loopVarFresh(n, n.anc.anc.child[0].child[0]) }
+
+// loopVarFor makes the generator of the i-th variable of a three-clause
+// loop whose iterations each have their own (toolscript patch 151: the i-th,
+// not only the first).
+func loopVarFor(i int) bltnGenerator {
+	return func(n *node) { loopVarFresh(n, n.anc.anc.child[0].child[i]) }
+}
 
 // loopVarFresh gives each iteration its own variable n, a copy of the one
 // src holds.
@@ -3907,30 +3913,42 @@ func loopVarFresh(n, src *node) {
 	}
 }
 
-// loopVarForShared makes a three-clause loop's body use the loop's own
-// variable (toolscript patch 13), so a write in the body carries to the post
-// statement and the next iteration, as in Go.
-func loopVarForShared(n *node) {
-	ixn := n.anc.anc.child[0].child[0]
-	next := getExec(n.tnext)
-	n.exec = func(f *frame) bltn {
-		f.data[n.findex] = f.data[ixn.findex]
-		return next
+// loopVarForShared makes the generator of the i-th variable of a
+// three-clause loop's body that uses the loop's own variable (toolscript
+// patch 13), so a write in the body carries to the post statement and the
+// next iteration, as in Go.
+func loopVarForShared(i int) bltnGenerator { // toolscript patch 151
+	return func(n *node) {
+		ixn := n.anc.anc.child[0].child[i]
+		next := getExec(n.tnext)
+		n.exec = func(f *frame) bltn {
+			f.data[n.findex] = f.data[ixn.findex]
+			return next
+		}
 	}
 }
 
-// loopVarForEnd ends the body n of a three-clause loop whose iterations
-// each have their own variable (toolscript patch 13). As Go specifies, the
+// loopVarForEnd makes the generator of the body n of a three-clause loop
+// whose variables of indices fresh each have their own per iteration
+// (toolscript patch 13, and patch 151 for several). As Go specifies, the
 // next iteration's variable starts as this iteration's at the end of its
 // body, and the post statement works on it: without this, a write to the
 // variable in the body was lost.
-func loopVarForEnd(n *node) {
-	next := getExec(n.tnext)
-	lv := n.child[0]
-	ixn := n.anc.child[0].child[0]
-	n.exec = func(f *frame) bltn {
-		f.data[ixn.findex].Set(f.data[lv.findex])
-		return next
+func loopVarForEnd(fresh []int) bltnGenerator {
+	return func(n *node) {
+		next := getExec(n.tnext)
+		init := n.anc.child[0]
+		lvs := make([]int, len(fresh))
+		ixs := make([]int, len(fresh))
+		for k, i := range fresh {
+			lvs[k], ixs[k] = n.child[i].findex, init.child[i].findex
+		}
+		n.exec = func(f *frame) bltn {
+			for k, lv := range lvs {
+				f.data[ixs[k]].Set(f.data[lv])
+			}
+			return next
+		}
 	}
 }
 
