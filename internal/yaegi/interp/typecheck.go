@@ -1120,6 +1120,19 @@ func getArgsID(ftyp *itype) string {
 
 var errCantConvert = errors.New("cannot convert")
 
+// nilable reports whether nil is a value of the type t (toolscript patch
+// 154).
+func nilable(t reflect.Type) bool {
+	if t == nil {
+		return true
+	}
+	switch t.Kind() {
+	case reflect.Pointer, reflect.Slice, reflect.Map, reflect.Chan, reflect.Func, reflect.Interface, reflect.UnsafePointer:
+		return true
+	}
+	return false
+}
+
 func (check typecheck) convertUntyped(n *node, typ *itype) error {
 	if n.typ == nil || !n.typ.untyped || typ == nil {
 		return nil
@@ -1153,6 +1166,11 @@ func (check typecheck) convertUntyped(n *node, typ *itype) error {
 	case typ.isNil() && n.typ.isNil():
 		n.typ = typ
 		return nil
+	case n.typ.isNil() && !nilable(ttyp):
+		// toolscript patch 154: nil is only a pointer's, slice's, map's,
+		// channel's, function's or interface's value (x = nil of an int
+		// x was accepted and set it to 0).
+		return n.cfgErrorf("cannot use nil as %s value", typ.id())
 	case isNumber(ttyp) || isString(ttyp) || isBoolean(ttyp):
 		ityp = typ
 		rtyp = ttyp
