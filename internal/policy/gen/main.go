@@ -16,6 +16,12 @@
 //     wrapper struct (_pkg_I) whose function fields the interpreter
 //     fills with a script value's methods, so that script types can
 //     implement the standard interfaces (io.Reader, sort.Interface).
+//     Its unexported field node is where the interpreter records the
+//     held value's script type (toolscript patch 152 of
+//     internal/yaegi/interp), so that fmt's %T, %v and %#v, ==, and
+//     encoding/json (through the wrapper's MarshalJSON, which every
+//     wrapper but json.Marshaler's has) see the held value, not the
+//     wrapper.
 //
 // Generic functions and types are left out: a native table cannot hold
 // them (internal/policy serves the generic parts scripts need from
@@ -187,11 +193,28 @@ func docFile(release string, paths []string) ([]byte, error) {
 // them; nothing else imports this package.
 package stdlib
 
-import "reflect"
+import (
+	"encoding/json"
+	"reflect"
+)
 
 `)
 	fmt.Fprintf(&b, "// GoRelease is the Go release whose standard library the tables are\n// generated from.\nconst GoRelease = %q\n\n", release)
 	b.WriteString("// Symbols are the tables by import path: exported name -> value, in the\n// form the interpreter's Exports hold (see internal/policy/gen).\nvar Symbols = make(map[string]map[string]reflect.Value, " + strconv.Itoa(len(paths)) + ")\n")
+	b.WriteString(`
+// marshalWrapped is the JSON of v, the script value an interface wrapper
+// holds: node, the record of v's script type the interpreter keeps in the
+// wrapper, marshals it as the interpreter marshals a value of that type
+// (its own MarshalJSON method, its fields' methods).
+func marshalWrapped(node, v interface{}) ([]byte, error) {
+	if m, ok := node.(interface {
+		MarshalWrapped(interface{}) ([]byte, error)
+	}); ok {
+		return m.MarshalWrapped(v)
+	}
+	return json.Marshal(v)
+}
+`)
 	return format.Source(b.Bytes())
 }
 
@@ -375,10 +398,17 @@ func writeWrapper(b *bytes.Buffer, w, what string, iface *types.Interface, names
 		methods = append(methods, method{f.Name(), "(" + strings.Join(params, ", ") + ")", res, "(" + strings.Join(args, ", ") + ")"})
 	}
 	fmt.Fprintf(b, "\n// %s is the interface wrapper of %s.\ntype %s struct {\n\tIValue interface{}\n", w, what, w)
+	marshals := false
 	for _, m := range methods {
 		fmt.Fprintf(b, "\tW%s func%s %s\n", m.name, m.params, m.results)
+		marshals = marshals || m.name == "MarshalJSON"
 	}
-	b.WriteString("}\n")
+	b.WriteString("\tnode   interface{} // the interpreter's record of IValue's script type\n}\n")
+	if !marshals {
+		// encoding/json would marshal the wrapper's fields (its W
+		// functions: "unsupported type"), not the value it holds.
+		fmt.Fprintf(b, "\n// MarshalJSON marshals the script value W holds.\nfunc (W %s) MarshalJSON() ([]byte, error) {\n\treturn marshalWrapped(W.node, W.IValue)\n}\n", w)
+	}
 	for _, m := range methods {
 		fmt.Fprintf(b, "\nfunc (W %s) %s%s %s {\n", w, m.name, m.params, m.results)
 		if m.name == "String" && m.results == "string" {

@@ -27,6 +27,12 @@ type _container_heap_Interface struct {
 	WPop   func() any
 	WPush  func(a0 any)
 	WSwap  func(a0 int, a1 int)
+	node   interface{} // the interpreter's record of IValue's script type
+}
+
+// MarshalJSON marshals the script value W holds.
+func (W _container_heap_Interface) MarshalJSON() ([]byte, error) {
+	return marshalWrapped(W.node, W.IValue)
 }
 
 func (W _container_heap_Interface) Len() int {

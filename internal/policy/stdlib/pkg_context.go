@@ -38,6 +38,12 @@ type _context_Context struct {
 	WDone     func() <-chan struct{}
 	WErr      func() error
 	WValue    func(a0 any) any
+	node      interface{} // the interpreter's record of IValue's script type
+}
+
+// MarshalJSON marshals the script value W holds.
+func (W _context_Context) MarshalJSON() ([]byte, error) {
+	return marshalWrapped(W.node, W.IValue)
 }
 
 func (W _context_Context) Deadline() (time.Time, bool) {

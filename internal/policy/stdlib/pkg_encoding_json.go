@@ -44,6 +44,7 @@ func init() {
 type _encoding_json_Marshaler struct {
 	IValue       interface{}
 	WMarshalJSON func() ([]byte, error)
+	node         interface{} // the interpreter's record of IValue's script type
 }
 
 func (W _encoding_json_Marshaler) MarshalJSON() ([]byte, error) {
@@ -53,12 +54,24 @@ func (W _encoding_json_Marshaler) MarshalJSON() ([]byte, error) {
 // _encoding_json_Token is the interface wrapper of encoding/json.Token.
 type _encoding_json_Token struct {
 	IValue interface{}
+	node   interface{} // the interpreter's record of IValue's script type
+}
+
+// MarshalJSON marshals the script value W holds.
+func (W _encoding_json_Token) MarshalJSON() ([]byte, error) {
+	return marshalWrapped(W.node, W.IValue)
 }
 
 // _encoding_json_Unmarshaler is the interface wrapper of encoding/json.Unmarshaler.
 type _encoding_json_Unmarshaler struct {
 	IValue         interface{}
 	WUnmarshalJSON func(a0 []byte) error
+	node           interface{} // the interpreter's record of IValue's script type
+}
+
+// MarshalJSON marshals the script value W holds.
+func (W _encoding_json_Unmarshaler) MarshalJSON() ([]byte, error) {
+	return marshalWrapped(W.node, W.IValue)
 }
 
 func (W _encoding_json_Unmarshaler) UnmarshalJSON(a0 []byte) error {

@@ -51,6 +51,12 @@ func init() {
 type _fmt_Formatter struct {
 	IValue  interface{}
 	WFormat func(a0 fmt.State, a1 rune)
+	node    interface{} // the interpreter's record of IValue's script type
+}
+
+// MarshalJSON marshals the script value W holds.
+func (W _fmt_Formatter) MarshalJSON() ([]byte, error) {
+	return marshalWrapped(W.node, W.IValue)
 }
 
 func (W _fmt_Formatter) Format(a0 fmt.State, a1 rune) {
@@ -61,6 +67,12 @@ func (W _fmt_Formatter) Format(a0 fmt.State, a1 rune) {
 type _fmt_GoStringer struct {
 	IValue    interface{}
 	WGoString func() string
+	node      interface{} // the interpreter's record of IValue's script type
+}
+
+// MarshalJSON marshals the script value W holds.
+func (W _fmt_GoStringer) MarshalJSON() ([]byte, error) {
+	return marshalWrapped(W.node, W.IValue)
 }
 
 func (W _fmt_GoStringer) GoString() string {
@@ -76,6 +88,12 @@ type _fmt_ScanState struct {
 	WToken      func(a0 bool, a1 func(rune) bool) ([]byte, error)
 	WUnreadRune func() error
 	WWidth      func() (int, bool)
+	node        interface{} // the interpreter's record of IValue's script type
+}
+
+// MarshalJSON marshals the script value W holds.
+func (W _fmt_ScanState) MarshalJSON() ([]byte, error) {
+	return marshalWrapped(W.node, W.IValue)
 }
 
 func (W _fmt_ScanState) Read(a0 []byte) (int, error) {
@@ -106,6 +124,12 @@ func (W _fmt_ScanState) Width() (int, bool) {
 type _fmt_Scanner struct {
 	IValue interface{}
 	WScan  func(a0 fmt.ScanState, a1 rune) error
+	node   interface{} // the interpreter's record of IValue's script type
+}
+
+// MarshalJSON marshals the script value W holds.
+func (W _fmt_Scanner) MarshalJSON() ([]byte, error) {
+	return marshalWrapped(W.node, W.IValue)
 }
 
 func (W _fmt_Scanner) Scan(a0 fmt.ScanState, a1 rune) error {
@@ -119,6 +143,12 @@ type _fmt_State struct {
 	WPrecision func() (int, bool)
 	WWidth     func() (int, bool)
 	WWrite     func(a0 []byte) (int, error)
+	node       interface{} // the interpreter's record of IValue's script type
+}
+
+// MarshalJSON marshals the script value W holds.
+func (W _fmt_State) MarshalJSON() ([]byte, error) {
+	return marshalWrapped(W.node, W.IValue)
 }
 
 func (W _fmt_State) Flag(a0 int) bool {
@@ -141,6 +171,12 @@ func (W _fmt_State) Write(a0 []byte) (int, error) {
 type _fmt_Stringer struct {
 	IValue  interface{}
 	WString func() string
+	node    interface{} // the interpreter's record of IValue's script type
+}
+
+// MarshalJSON marshals the script value W holds.
+func (W _fmt_Stringer) MarshalJSON() ([]byte, error) {
+	return marshalWrapped(W.node, W.IValue)
 }
 
 func (W _fmt_Stringer) String() string {

@@ -92,6 +92,12 @@ func init() {
 type _io_ByteReader struct {
 	IValue    interface{}
 	WReadByte func() (byte, error)
+	node      interface{} // the interpreter's record of IValue's script type
+}
+
+// MarshalJSON marshals the script value W holds.
+func (W _io_ByteReader) MarshalJSON() ([]byte, error) {
+	return marshalWrapped(W.node, W.IValue)
 }
 
 func (W _io_ByteReader) ReadByte() (byte, error) {
@@ -103,6 +109,12 @@ type _io_ByteScanner struct {
 	IValue      interface{}
 	WReadByte   func() (byte, error)
 	WUnreadByte func() error
+	node        interface{} // the interpreter's record of IValue's script type
+}
+
+// MarshalJSON marshals the script value W holds.
+func (W _io_ByteScanner) MarshalJSON() ([]byte, error) {
+	return marshalWrapped(W.node, W.IValue)
 }
 
 func (W _io_ByteScanner) ReadByte() (byte, error) {
@@ -117,6 +129,12 @@ func (W _io_ByteScanner) UnreadByte() error {
 type _io_ByteWriter struct {
 	IValue     interface{}
 	WWriteByte func(a0 byte) error
+	node       interface{} // the interpreter's record of IValue's script type
+}
+
+// MarshalJSON marshals the script value W holds.
+func (W _io_ByteWriter) MarshalJSON() ([]byte, error) {
+	return marshalWrapped(W.node, W.IValue)
 }
 
 func (W _io_ByteWriter) WriteByte(a0 byte) error {
@@ -127,6 +145,12 @@ func (W _io_ByteWriter) WriteByte(a0 byte) error {
 type _io_Closer struct {
 	IValue interface{}
 	WClose func() error
+	node   interface{} // the interpreter's record of IValue's script type
+}
+
+// MarshalJSON marshals the script value W holds.
+func (W _io_Closer) MarshalJSON() ([]byte, error) {
+	return marshalWrapped(W.node, W.IValue)
 }
 
 func (W _io_Closer) Close() error {
@@ -138,6 +162,12 @@ type _io_ReadCloser struct {
 	IValue interface{}
 	WClose func() error
 	WRead  func(a0 []byte) (int, error)
+	node   interface{} // the interpreter's record of IValue's script type
+}
+
+// MarshalJSON marshals the script value W holds.
+func (W _io_ReadCloser) MarshalJSON() ([]byte, error) {
+	return marshalWrapped(W.node, W.IValue)
 }
 
 func (W _io_ReadCloser) Close() error {
@@ -154,6 +184,12 @@ type _io_ReadSeekCloser struct {
 	WClose func() error
 	WRead  func(a0 []byte) (int, error)
 	WSeek  func(a0 int64, a1 int) (int64, error)
+	node   interface{} // the interpreter's record of IValue's script type
+}
+
+// MarshalJSON marshals the script value W holds.
+func (W _io_ReadSeekCloser) MarshalJSON() ([]byte, error) {
+	return marshalWrapped(W.node, W.IValue)
 }
 
 func (W _io_ReadSeekCloser) Close() error {
@@ -173,6 +209,12 @@ type _io_ReadSeeker struct {
 	IValue interface{}
 	WRead  func(a0 []byte) (int, error)
 	WSeek  func(a0 int64, a1 int) (int64, error)
+	node   interface{} // the interpreter's record of IValue's script type
+}
+
+// MarshalJSON marshals the script value W holds.
+func (W _io_ReadSeeker) MarshalJSON() ([]byte, error) {
+	return marshalWrapped(W.node, W.IValue)
 }
 
 func (W _io_ReadSeeker) Read(a0 []byte) (int, error) {
@@ -189,6 +231,12 @@ type _io_ReadWriteCloser struct {
 	WClose func() error
 	WRead  func(a0 []byte) (int, error)
 	WWrite func(a0 []byte) (int, error)
+	node   interface{} // the interpreter's record of IValue's script type
+}
+
+// MarshalJSON marshals the script value W holds.
+func (W _io_ReadWriteCloser) MarshalJSON() ([]byte, error) {
+	return marshalWrapped(W.node, W.IValue)
 }
 
 func (W _io_ReadWriteCloser) Close() error {
@@ -209,6 +257,12 @@ type _io_ReadWriteSeeker struct {
 	WRead  func(a0 []byte) (int, error)
 	WSeek  func(a0 int64, a1 int) (int64, error)
 	WWrite func(a0 []byte) (int, error)
+	node   interface{} // the interpreter's record of IValue's script type
+}
+
+// MarshalJSON marshals the script value W holds.
+func (W _io_ReadWriteSeeker) MarshalJSON() ([]byte, error) {
+	return marshalWrapped(W.node, W.IValue)
 }
 
 func (W _io_ReadWriteSeeker) Read(a0 []byte) (int, error) {
@@ -228,6 +282,12 @@ type _io_ReadWriter struct {
 	IValue interface{}
 	WRead  func(a0 []byte) (int, error)
 	WWrite func(a0 []byte) (int, error)
+	node   interface{} // the interpreter's record of IValue's script type
+}
+
+// MarshalJSON marshals the script value W holds.
+func (W _io_ReadWriter) MarshalJSON() ([]byte, error) {
+	return marshalWrapped(W.node, W.IValue)
 }
 
 func (W _io_ReadWriter) Read(a0 []byte) (int, error) {
@@ -242,6 +302,12 @@ func (W _io_ReadWriter) Write(a0 []byte) (int, error) {
 type _io_Reader struct {
 	IValue interface{}
 	WRead  func(a0 []byte) (int, error)
+	node   interface{} // the interpreter's record of IValue's script type
+}
+
+// MarshalJSON marshals the script value W holds.
+func (W _io_Reader) MarshalJSON() ([]byte, error) {
+	return marshalWrapped(W.node, W.IValue)
 }
 
 func (W _io_Reader) Read(a0 []byte) (int, error) {
@@ -252,6 +318,12 @@ func (W _io_Reader) Read(a0 []byte) (int, error) {
 type _io_ReaderAt struct {
 	IValue  interface{}
 	WReadAt func(a0 []byte, a1 int64) (int, error)
+	node    interface{} // the interpreter's record of IValue's script type
+}
+
+// MarshalJSON marshals the script value W holds.
+func (W _io_ReaderAt) MarshalJSON() ([]byte, error) {
+	return marshalWrapped(W.node, W.IValue)
 }
 
 func (W _io_ReaderAt) ReadAt(a0 []byte, a1 int64) (int, error) {
@@ -262,6 +334,12 @@ func (W _io_ReaderAt) ReadAt(a0 []byte, a1 int64) (int, error) {
 type _io_ReaderFrom struct {
 	IValue    interface{}
 	WReadFrom func(a0 io.Reader) (int64, error)
+	node      interface{} // the interpreter's record of IValue's script type
+}
+
+// MarshalJSON marshals the script value W holds.
+func (W _io_ReaderFrom) MarshalJSON() ([]byte, error) {
+	return marshalWrapped(W.node, W.IValue)
 }
 
 func (W _io_ReaderFrom) ReadFrom(a0 io.Reader) (int64, error) {
@@ -272,6 +350,12 @@ func (W _io_ReaderFrom) ReadFrom(a0 io.Reader) (int64, error) {
 type _io_RuneReader struct {
 	IValue    interface{}
 	WReadRune func() (rune, int, error)
+	node      interface{} // the interpreter's record of IValue's script type
+}
+
+// MarshalJSON marshals the script value W holds.
+func (W _io_RuneReader) MarshalJSON() ([]byte, error) {
+	return marshalWrapped(W.node, W.IValue)
 }
 
 func (W _io_RuneReader) ReadRune() (rune, int, error) {
@@ -283,6 +367,12 @@ type _io_RuneScanner struct {
 	IValue      interface{}
 	WReadRune   func() (rune, int, error)
 	WUnreadRune func() error
+	node        interface{} // the interpreter's record of IValue's script type
+}
+
+// MarshalJSON marshals the script value W holds.
+func (W _io_RuneScanner) MarshalJSON() ([]byte, error) {
+	return marshalWrapped(W.node, W.IValue)
 }
 
 func (W _io_RuneScanner) ReadRune() (rune, int, error) {
@@ -297,6 +387,12 @@ func (W _io_RuneScanner) UnreadRune() error {
 type _io_Seeker struct {
 	IValue interface{}
 	WSeek  func(a0 int64, a1 int) (int64, error)
+	node   interface{} // the interpreter's record of IValue's script type
+}
+
+// MarshalJSON marshals the script value W holds.
+func (W _io_Seeker) MarshalJSON() ([]byte, error) {
+	return marshalWrapped(W.node, W.IValue)
 }
 
 func (W _io_Seeker) Seek(a0 int64, a1 int) (int64, error) {
@@ -307,6 +403,12 @@ func (W _io_Seeker) Seek(a0 int64, a1 int) (int64, error) {
 type _io_StringWriter struct {
 	IValue       interface{}
 	WWriteString func(a0 string) (int, error)
+	node         interface{} // the interpreter's record of IValue's script type
+}
+
+// MarshalJSON marshals the script value W holds.
+func (W _io_StringWriter) MarshalJSON() ([]byte, error) {
+	return marshalWrapped(W.node, W.IValue)
 }
 
 func (W _io_StringWriter) WriteString(a0 string) (int, error) {
@@ -318,6 +420,12 @@ type _io_WriteCloser struct {
 	IValue interface{}
 	WClose func() error
 	WWrite func(a0 []byte) (int, error)
+	node   interface{} // the interpreter's record of IValue's script type
+}
+
+// MarshalJSON marshals the script value W holds.
+func (W _io_WriteCloser) MarshalJSON() ([]byte, error) {
+	return marshalWrapped(W.node, W.IValue)
 }
 
 func (W _io_WriteCloser) Close() error {
@@ -333,6 +441,12 @@ type _io_WriteSeeker struct {
 	IValue interface{}
 	WSeek  func(a0 int64, a1 int) (int64, error)
 	WWrite func(a0 []byte) (int, error)
+	node   interface{} // the interpreter's record of IValue's script type
+}
+
+// MarshalJSON marshals the script value W holds.
+func (W _io_WriteSeeker) MarshalJSON() ([]byte, error) {
+	return marshalWrapped(W.node, W.IValue)
 }
 
 func (W _io_WriteSeeker) Seek(a0 int64, a1 int) (int64, error) {
@@ -347,6 +461,12 @@ func (W _io_WriteSeeker) Write(a0 []byte) (int, error) {
 type _io_Writer struct {
 	IValue interface{}
 	WWrite func(a0 []byte) (int, error)
+	node   interface{} // the interpreter's record of IValue's script type
+}
+
+// MarshalJSON marshals the script value W holds.
+func (W _io_Writer) MarshalJSON() ([]byte, error) {
+	return marshalWrapped(W.node, W.IValue)
 }
 
 func (W _io_Writer) Write(a0 []byte) (int, error) {
@@ -357,6 +477,12 @@ func (W _io_Writer) Write(a0 []byte) (int, error) {
 type _io_WriterAt struct {
 	IValue   interface{}
 	WWriteAt func(a0 []byte, a1 int64) (int, error)
+	node     interface{} // the interpreter's record of IValue's script type
+}
+
+// MarshalJSON marshals the script value W holds.
+func (W _io_WriterAt) MarshalJSON() ([]byte, error) {
+	return marshalWrapped(W.node, W.IValue)
 }
 
 func (W _io_WriterAt) WriteAt(a0 []byte, a1 int64) (int, error) {
@@ -367,6 +493,12 @@ func (W _io_WriterAt) WriteAt(a0 []byte, a1 int64) (int, error) {
 type _io_WriterTo struct {
 	IValue   interface{}
 	WWriteTo func(a0 io.Writer) (int64, error)
+	node     interface{} // the interpreter's record of IValue's script type
+}
+
+// MarshalJSON marshals the script value W holds.
+func (W _io_WriterTo) MarshalJSON() ([]byte, error) {
+	return marshalWrapped(W.node, W.IValue)
 }
 
 func (W _io_WriterTo) WriteTo(a0 io.Writer) (int64, error) {

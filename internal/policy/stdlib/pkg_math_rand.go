@@ -42,6 +42,12 @@ type _math_rand_Source struct {
 	IValue interface{}
 	WInt63 func() int64
 	WSeed  func(a0 int64)
+	node   interface{} // the interpreter's record of IValue's script type
+}
+
+// MarshalJSON marshals the script value W holds.
+func (W _math_rand_Source) MarshalJSON() ([]byte, error) {
+	return marshalWrapped(W.node, W.IValue)
 }
 
 func (W _math_rand_Source) Int63() int64 {
@@ -58,6 +64,12 @@ type _math_rand_Source64 struct {
 	WInt63  func() int64
 	WSeed   func(a0 int64)
 	WUint64 func() uint64
+	node    interface{} // the interpreter's record of IValue's script type
+}
+
+// MarshalJSON marshals the script value W holds.
+func (W _math_rand_Source64) MarshalJSON() ([]byte, error) {
+	return marshalWrapped(W.node, W.IValue)
 }
 
 func (W _math_rand_Source64) Int63() int64 {

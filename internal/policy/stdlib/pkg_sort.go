@@ -41,6 +41,12 @@ type _sort_Interface struct {
 	WLen   func() int
 	WLess  func(a0 int, a1 int) bool
 	WSwap  func(a0 int, a1 int)
+	node   interface{} // the interpreter's record of IValue's script type
+}
+
+// MarshalJSON marshals the script value W holds.
+func (W _sort_Interface) MarshalJSON() ([]byte, error) {
+	return marshalWrapped(W.node, W.IValue)
 }
 
 func (W _sort_Interface) Len() int {

@@ -28,6 +28,12 @@ type _sync_Locker struct {
 	IValue  interface{}
 	WLock   func()
 	WUnlock func()
+	node    interface{} // the interpreter's record of IValue's script type
+}
+
+// MarshalJSON marshals the script value W holds.
+func (W _sync_Locker) MarshalJSON() ([]byte, error) {
+	return marshalWrapped(W.node, W.IValue)
 }
 
 func (W _sync_Locker) Lock() {

@@ -7,7 +7,10 @@
 // them; nothing else imports this package.
 package stdlib
 
-import "reflect"
+import (
+	"encoding/json"
+	"reflect"
+)
 
 // GoRelease is the Go release whose standard library the tables are
 // generated from.
@@ -16,3 +19,16 @@ const GoRelease = "go1.26"
 // Symbols are the tables by import path: exported name -> value, in the
 // form the interpreter's Exports hold (see internal/policy/gen).
 var Symbols = make(map[string]map[string]reflect.Value, 39)
+
+// marshalWrapped is the JSON of v, the script value an interface wrapper
+// holds: node, the record of v's script type the interpreter keeps in the
+// wrapper, marshals it as the interpreter marshals a value of that type
+// (its own MarshalJSON method, its fields' methods).
+func marshalWrapped(node, v interface{}) ([]byte, error) {
+	if m, ok := node.(interface {
+		MarshalWrapped(interface{}) ([]byte, error)
+	}); ok {
+		return m.MarshalWrapped(v)
+	}
+	return json.Marshal(v)
+}

@@ -379,9 +379,17 @@ func unhashablePanic(r interface{}, n *node) interface{} {
 	if !ok || n == nil {
 		return r
 	}
+	if t, found := strings.CutPrefix(re.Error(), "runtime error: hash of unhashable type "); found { // toolscript patch 152
+		if err := wrapperKeyError(n, t); err != nil {
+			return err
+		}
+	}
 	t, found := strings.CutPrefix(re.Error(), "hash of unhashable type: ")
 	if !found {
 		return r
+	}
+	if err := wrapperKeyError(n, t); err != nil { // toolscript patch 152
+		return err
 	}
 	if n.kind == compositeLitExpr || n.kind == indexExpr && isMapStore(n) {
 		return &RuntimeError{Kind: KindUnhashable, Type: t}

@@ -222,6 +222,10 @@ func setWrapperNode(w reflect.Value, n *node) {
 	if !f.IsValid() || !f.CanAddr() {
 		return
 	}
+	if f.Kind() == reflect.Interface { // toolscript patch 152: a generated wrapper's
+		reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem().Set(reflect.ValueOf(wrappedScript{unsafe.Pointer(n)}))
+		return
+	}
 	reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem().Set(reflect.ValueOf(n))
 }
 
@@ -234,18 +238,30 @@ func wrapperNode(v reflect.Value) *node {
 	if w, ok := v.Interface().(interface{ scriptNode() *node }); ok {
 		return w.scriptNode()
 	}
-	return nil
+	return generatedWrapperNode(v) // toolscript patch 152
 }
 
 // ifaceEqual is == of two interface values: an interface wrapper of a
 // script value compares by the value it holds (a wrapper, which has
 // func fields, cannot be compared).
 func ifaceEqual(a, b interface{}) bool {
-	if w, ok := a.(interface{ scriptNode() *node }); ok {
+	// toolscript patch 152: a wrapper against a record compares as a
+	// record; a generated wrapper by its value too.
+	_, recA := a.(valueInterface)
+	_, recB := b.(valueInterface)
+	if r, ok := wrappedRecord(a); recB && ok {
+		a = r
+	} else if w, ok := a.(interface{ scriptNode() *node }); ok {
 		a = reflect.ValueOf(w).Field(0).Interface()
+	} else if v := reflect.ValueOf(a); generatedWrapperNode(v) != nil {
+		a = v.Field(0).Interface()
 	}
-	if w, ok := b.(interface{ scriptNode() *node }); ok {
+	if r, ok := wrappedRecord(b); recA && ok {
+		b = r
+	} else if w, ok := b.(interface{ scriptNode() *node }); ok {
 		b = reflect.ValueOf(w).Field(0).Interface()
+	} else if v := reflect.ValueOf(b); generatedWrapperNode(v) != nil {
+		b = v.Field(0).Interface()
 	}
 	// toolscript patch 110: two interface values holding values of one
 	// script type with methods (the interpreter's record of a value and

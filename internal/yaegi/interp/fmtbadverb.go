@@ -18,11 +18,15 @@ import (
 type fmtBadVerb struct {
 	v         interface{}
 	rep, name string
+	nested    bool // toolscript patch 153: printed as a value inside another (a pointer's address)
 }
 
 // Format implements fmt.Formatter.
 func (b fmtBadVerb) Format(s fmt.State, verb rune) {
 	out := fmt.Sprintf(fmt.FormatString(s, verb), b.v)
+	if b.nested { // toolscript patch 153
+		out = fmtNested(s, verb, b.v)
+	}
 	if prefix := "%!" + string(verb) + "(" + b.rep + "="; strings.HasPrefix(out, prefix) {
 		out = "%!" + string(verb) + "(" + b.name + "=" + out[len(prefix):]
 	}

@@ -51,6 +51,9 @@ func hasHiddenField(t *itype, seen map[*itype]bool) bool {
 // unexported field, where fmt calls no method but prints the script's
 // field names: nil when t has no struct with an unexported field.
 func (interp *Interpreter) fmtPlainLocked(t *itype) fmtConvFunc {
+	if nativeIface(t) { // toolscript patch 152: the value a wrapper holds, without its methods
+		return interp.fmtPlainWrapped
+	}
 	if t == nil || !hasHiddenFieldIn(t, map[*itype]bool{}) {
 		return nil
 	}

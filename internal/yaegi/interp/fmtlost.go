@@ -490,7 +490,7 @@ func hasTypeVerb(format string) bool {
 // holdsInterface tells whether a value of type t, a type without script
 // names, holds interfaces whose values %#v prints ([]any, map[string]any).
 func holdsInterface(t *itype, seen map[*itype]bool) bool {
-	if t == nil || seen[t] || t.cat == valueT {
+	if t == nil || seen[t] || t.cat == valueT && !nativeIface(t) { // toolscript patch 152: fmt.Stringer's wrappers
 		return false
 	}
 	seen[t] = true

@@ -23,6 +23,9 @@ type fmtPrinted struct {
 	textName string        // "Error" or "String"
 	format   func(s fmt.State, verb rune)
 	goString func() string
+	name     string        // toolscript patch 153: the script's name of a basic kind's type, for a bad verb's text
+	shown    reflect.Value // toolscript patch 153: raw converted for printing by its kind (a struct's fields)
+	nested   bool          // toolscript patch 153: a pointer inside another value, printed as its address
 }
 
 // Format implements fmt.Formatter as fmt's handleMethods calls the
@@ -50,6 +53,18 @@ func (p fmtPrinted) Format(s fmt.State, verb rune) {
 	}
 	if !p.raw.IsValid() || !p.raw.CanInterface() {
 		fmt.Fprintf(s, fmt.FormatString(s, verb), nil)
+		return
+	}
+	if p.name != "" || p.shown.IsValid() || p.nested { // toolscript patch 153
+		x := p.raw
+		if p.shown.IsValid() && p.shown.CanInterface() {
+			x = p.shown
+		}
+		out := fmt.Sprintf(fmt.FormatString(s, verb), x.Interface())
+		if p.nested {
+			out = fmtNested(s, verb, x.Interface())
+		}
+		_, _ = io.WriteString(s, fmtRename(out, verb, p.raw.Type().String(), p.name))
 		return
 	}
 	fmt.Fprintf(s, fmt.FormatString(s, verb), p.raw.Interface())

@@ -95,23 +95,52 @@ func (interp *Interpreter) fmtConvLocked(t *itype, top bool) fmtConvFunc {
 	}
 	if t.cat == ptrT {
 		if m := printMethod(t); m != nil {
-			return m
+			return interp.fmtPrintedPtr(t, m, top) // toolscript patch 153
 		}
 		if !top {
-			return nil // fmt prints the address of a nested pointer
+			return fmtBadVerbNested(t) // fmt prints the address of a nested pointer; toolscript patch 153: and *main.Row in a bad verb's text
 		}
 		ec := interp.fmtConvLocked(t.val, false)
-		if ec == nil {
+		bad := fmtBadVerbNested(t) // toolscript patch 153: a nil pointer's, one to another kind's bad verb
+		if ec == nil && bad == nil {
 			return nil
 		}
 		return func(f *frame, v reflect.Value) reflect.Value {
-			if v.Kind() != reflect.Ptr || v.IsNil() {
+			if v.Kind() != reflect.Ptr || v.IsNil() || ec == nil || !ampersandPrinted(v) { // toolscript patch 153
+				if bad != nil && v.Kind() == reflect.Ptr {
+					b := bad(f, v)
+					if bv, ok := b.Interface().(fmtBadVerb); ok {
+						bv.nested = false // fmt's top: &{...} for a pointer to a struct
+						return reflect.ValueOf(bv)
+					}
+				}
 				return v
 			}
 			e := ec(f, v.Elem())
+			if e.IsValid() && e.Type().Implements(formatterType) { // toolscript patch 153: fmt would call the pointer's Format
+				return reflect.ValueOf(fmtAmp{e.Interface()})
+			}
 			p := reflect.New(e.Type())
 			p.Elem().Set(e)
 			return p
+		}
+	}
+	if nativeIface(t) { // toolscript patch 152: a wrapper's value, as an argument or inside another value
+		return interp.fmtNativeIface(top)
+	}
+	if badVerbNamed(t) { // toolscript patch 153: inside another value, %!s(main.Level=4)
+		if top {
+			return nil // patch 145's
+		}
+		return fmtBadVerbNested(t)
+	}
+	if top && (isInterfaceSrc(t) || emptyBinInterface(t)) { // toolscript patch 152: a held pointer prints its value
+		nativeAny := emptyBinInterface(t)
+		return func(f *frame, v reflect.Value) reflect.Value {
+			if nativeAny {
+				return interp.fmtNativeAnyAt(f, v, true)
+			}
+			return interp.fmtDynamicAt(f, v, true)
 		}
 	}
 	if e, ok := interp.fmtConvs.conv[t]; ok {
@@ -139,7 +168,7 @@ func (interp *Interpreter) newFmtConv(t *itype) fmtConvFunc {
 		return interp.fmtNativeAny
 	}
 	if m := printMethod(t); m != nil {
-		return m
+		return interp.fmtPrintedShown(t, m) // toolscript patch 153
 	}
 	switch t.cat {
 	case linkedT:
@@ -284,6 +313,11 @@ func (interp *Interpreter) fmtStructOf(t *itype, plain bool) fmtConvFunc {
 			needed = true
 		}
 	}
+	for _, fl := range t.field { // toolscript patch 153: fmt calls no method of an unexported field's values
+		if (plain || !isExportedName(fl.name)) && fmtNeedsFormat(fl.typ, map[*itype]bool{}) {
+			return fmtStructViewOf(t, convs, plain)
+		}
+	}
 	if !needed {
 		return nil
 	}
@@ -326,6 +360,13 @@ func (interp *Interpreter) fmtStructOf(t *itype, plain bool) fmtConvFunc {
 // fmtDynamic converts the value of an interface: the interpreter's record
 // of a script value in an interface by the value's own type.
 func (interp *Interpreter) fmtDynamic(f *frame, v reflect.Value) reflect.Value {
+	return interp.fmtDynamicAt(f, v, false) // toolscript patch 152
+}
+
+// fmtDynamicAt is fmtDynamic of an argument's value (top: a pointer held
+// prints the value it points to, converted) or of a value inside
+// another (toolscript patch 152).
+func (interp *Interpreter) fmtDynamicAt(f *frame, v reflect.Value, top bool) reflect.Value {
 	for v.IsValid() && v.Kind() == reflect.Interface {
 		if v.IsNil() {
 			return v
@@ -337,6 +378,9 @@ func (interp *Interpreter) fmtDynamic(f *frame, v reflect.Value) reflect.Value {
 	}
 	if sk, ok := v.Interface().(scriptKey); ok { // toolscript patch 112: a map[any] key
 		v = reflect.ValueOf(sk.record())
+	}
+	if c, ok := interp.fmtWrapped(f, v, top); ok { // toolscript patch 152: a native interface's wrapper
+		return c
 	}
 	vi, ok := v.Interface().(valueInterface)
 	if !ok {
@@ -352,12 +396,12 @@ func (interp *Interpreter) fmtDynamic(f *frame, v reflect.Value) reflect.Value {
 		return reflect.Zero(anyType) // a nil interface
 	}
 	if isInterfaceSrc(vi.node.typ) {
-		return interp.fmtDynamic(f, vi.value)
+		return interp.fmtDynamicAt(f, vi.value, top) // toolscript patch 152
 	}
 	if recordCycle(vi.value) { // toolscript patch 118: left to the print function's check of such values
 		return vi.value
 	}
-	if c := interp.fmtConv(vi.node.typ, false); c != nil {
+	if c := interp.fmtConv(vi.node.typ, top); c != nil { // toolscript patch 152: top
 		return c(f, vi.value)
 	}
 	return vi.value
@@ -378,12 +422,12 @@ func isWrappable(t *itype) bool {
 func printedAsIs(t *itype) bool {
 	switch t.cat {
 	case valueT:
-		return !emptyBinInterface(t) // toolscript patch 112: a native function's any may hold what a script gave it
+		return !emptyBinInterface(t) && !nativeIface(t) // toolscript patch 112: a native function's any may hold what a script gave it; 152: a wrapper
 	case nilT, funcT, chanT:
 		return true
 	case boolT, stringT, intT, int8T, int16T, int32T, int64T, uintT, uint8T, uint16T, uint32T, uint64T, uintptrT,
 		float32T, float64T, complex64T, complex128T:
-		return len(t.method) == 0
+		return len(t.method) == 0 && !badVerbNamed(t) // toolscript patch 153: a named type's name in a bad verb
 	}
 	return false
 }
@@ -424,6 +468,7 @@ func (interp *Interpreter) fmtTypeVerbs(n *node, values []func(*frame) reflect.V
 	}
 	format := genValue(child[fmtIdx])
 	var named []bool
+	var call *pfCall // toolscript patch 153
 	spread := -1
 	if n.action == aCallSlice && len(child) > fmtIdx+1 { // toolscript patch 90: fmt.Printf(format, args...)
 		spread = len(child) - 1
@@ -484,17 +529,19 @@ func (interp *Interpreter) fmtTypeVerbs(n *node, values []func(*frame) reflect.V
 			}
 		}
 		badVerb := static != "" && badVerbNamed(t) // toolscript patch 145
-		values[k] = func(f *frame) reflect.Value {
-			if lostInst != "" && (typeVerbAt(format(f).String(), arg) || goSyntaxVerbAt(format(f).String(), arg)) { // toolscript patch 92
+		// toolscript patch 153: the value for the format fs, where it is
+		// argument arg, for the interpreter's printing of one directive.
+		at := func(f *frame, fs string, arg int) reflect.Value {
+			if lostInst != "" && (typeVerbAt(fs, arg) || goSyntaxVerbAt(fs, arg)) { // toolscript patch 92
 				panic(n.cfgErrorf("%%T and %%#v of a value of type %s, or of a type made of it, are not supported "+
 					"(the interpreter does not name an instance of a generic type)", lostInst))
 			}
-			if !typeVerbAt(format(f).String(), arg) {
-				if goSyntaxVerbAt(format(f).String(), arg) { // toolscript patch 42
+			if !typeVerbAt(fs, arg) {
+				if goSyntaxVerbAt(fs, arg) { // toolscript patch 42
 					return reflect.ValueOf(fmtText(goSyntaxer{interp: interp, n: n, f: f}.goSyntax(t, raw(f), true))) // toolscript patches 89 and 126
 				}
 				if badVerb || static == "" { // toolscript patch 145: %!s(main.Level=4)
-					if b, ok := badVerbArg(t, static, raw(f), format(f).String(), arg); ok {
+					if b, ok := badVerbArg(t, static, raw(f), fs, arg); ok {
 						return b
 					}
 				}
@@ -507,6 +554,13 @@ func (interp *Interpreter) fmtTypeVerbs(n *node, values []func(*frame) reflect.V
 				return reflect.ValueOf(static)
 			}
 			return reflect.ValueOf(interp.dynamicTypeName(n, raw(f))) // toolscript patch 89
+		}
+		values[k] = func(f *frame) reflect.Value { return at(f, format(f).String(), arg) } // toolscript patch 153
+		if spread < 0 {
+			if call == nil {
+				call = &pfCall{interp: interp, n: n, args: make([]*pfArg, len(child)-fmtIdx-1)}
+			}
+			call.args[arg] = &pfArg{at: at, raw: raw, t: t}
 		}
 	}
 	if named == nil {
@@ -523,6 +577,18 @@ func (interp *Interpreter) fmtTypeVerbs(n *node, values []func(*frame) reflect.V
 				"when an argument is of a script type or held in an interface", s))
 		}
 		return reflect.ValueOf(rewriteTypeVerbs(s, named, from))
+	}
+	if call != nil { // toolscript patch 153: %p, an extra argument, explicit indexes
+		for i, a := range call.args {
+			if a == nil {
+				call.args[i] = &pfArg{prior: values[fmtIdx+1+i]}
+			}
+		}
+		call.errorf = n.child[0].child[1].ident == "Errorf"
+		call.wrap(values, fmtIdx, format)
+	}
+	if spread == fmtIdx+1 && child[spread].typ != nil && child[spread].typ.val != nil && isInterface(child[spread].typ.val) { // toolscript patch 153
+		interp.wrapSpread(n, values, fmtIdx, spread, format, genValue(child[spread]), child[spread].typ.val)
 	}
 }
 
@@ -710,6 +776,17 @@ func goSyntaxVerbAt(format string, arg int) bool {
 // inside another value, where a pointer prints as an address
 // (toolscript patch 42).
 func (g goSyntaxer) goSyntax(t *itype, v reflect.Value, top bool) string { // toolscript patch 89: a method
+	if nativeIface(t) && t.cat == valueT { // toolscript patch 152: a wrapper's value, by its type
+		if ht, held, ok := wrappedHeld(v); ok {
+			return g.goSyntax(ht, held, top)
+		}
+		if !top && v.IsValid() && v.Kind() == reflect.Interface && v.IsNil() {
+			return t.rtype.String() + "(nil)"
+		}
+		if !top && v.IsValid() && v.Kind() == reflect.Interface {
+			return g.nativeNested(v.Elem())
+		}
+	}
 	if t == nil || isBin(t) || !v.IsValid() {
 		return g.nativeStatic(v) // toolscript patch 91
 	}
@@ -717,6 +794,9 @@ func (g goSyntaxer) goSyntax(t *itype, v reflect.Value, top bool) string { // to
 		nilName := t.str + "(nil)"
 		if isEmptyInterface(t) {
 			nilName = "interface {}(nil)"
+		}
+		if top { // toolscript patch 152: a nil interface argument is fmt's nil
+			nilName = "<nil>"
 		}
 		if v.Kind() == reflect.Interface && v.IsNil() || !v.IsValid() {
 			return nilName
@@ -728,6 +808,9 @@ func (g goSyntaxer) goSyntax(t *itype, v reflect.Value, top bool) string { // to
 		if nod == nil {
 			if wn := wrapperNode(raw); wn != nil {
 				return g.goSyntax(wn.typ, raw.Field(0).Elem(), top)
+			}
+			if !top { // toolscript patch 152: a native pointer inside another value is its address
+				return g.nativeNested(raw)
 			}
 			return g.native(raw)
 		}

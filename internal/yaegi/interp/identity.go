@@ -46,9 +46,10 @@ func heldRecord(v reflect.Value) (*node, *itype, reflect.Value, bool) {
 		if !v.CanInterface() {
 			return nil, nil, v, true
 		}
-		if sn, ok := v.Interface().(interface{ scriptNode() *node }); ok && v.Kind() == reflect.Struct {
-			// A script error in its error wrapper.
-			if nod := sn.scriptNode(); nod != nil && recordType(nod.typ) != nil {
+		if v.Kind() == reflect.Struct {
+			// A script error in its error wrapper (toolscript patch
+			// 152: a script value in a generated wrapper).
+			if nod := wrapperNode(v); nod != nil && recordType(nod.typ) != nil {
 				if in := v.Field(0); in.IsValid() {
 					t := recordType(nod.typ)
 					if in.Kind() == reflect.Interface {
@@ -1090,6 +1091,12 @@ func literalOfSink(n *node, context string) bool {
 // (fmtUnwrapped); a value of another kind is printed as it is, without
 // the copy that reading it as an interface{} makes.
 func (interp *Interpreter) fmtNativeAny(f *frame, v reflect.Value) reflect.Value {
+	return interp.fmtNativeAnyAt(f, v, false) // toolscript patch 152
+}
+
+// fmtNativeAnyAt is fmtNativeAny of an argument's value (top) or of a
+// value inside another (toolscript patch 152).
+func (interp *Interpreter) fmtNativeAnyAt(f *frame, v reflect.Value, top bool) reflect.Value {
 	e := v
 	for e.IsValid() && e.Kind() == reflect.Interface {
 		if e.IsNil() {
@@ -1101,7 +1108,7 @@ func (interp *Interpreter) fmtNativeAny(f *frame, v reflect.Value) reflect.Value
 		return v
 	}
 	if e.Kind() == reflect.Struct {
-		return interp.fmtDynamic(f, v)
+		return interp.fmtDynamicAt(f, v, top) // toolscript patch 152
 	}
 	return interp.fmtUnwrapped(f, e)
 }

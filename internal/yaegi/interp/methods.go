@@ -64,12 +64,13 @@ func dynamicValue(v reflect.Value) (*node, reflect.Value, bool) {
 		if !v.CanInterface() {
 			return nil, v, true
 		}
-		if sn, ok := v.Interface().(interface{ scriptNode() *node }); ok && v.Kind() == reflect.Struct {
+		if v.Kind() == reflect.Struct {
 			// toolscript patch 87: a script error in its error wrapper
 			// (a function's error result) is its script value, whose
 			// method set an assertion to a script interface checks (it
-			// was the wrapper, which has Error alone).
-			if nod := sn.scriptNode(); nod != nil && nod.typ != nil && !isInterfaceSrc(nod.typ) {
+			// was the wrapper, which has Error alone); toolscript patch
+			// 152: so is a script value in a generated wrapper.
+			if nod := wrapperNode(v); nod != nil && nod.typ != nil && !isInterfaceSrc(nod.typ) {
 				iv := v.Field(0)
 				if iv.Kind() == reflect.Interface {
 					iv = iv.Elem()

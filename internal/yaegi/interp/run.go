@@ -1522,7 +1522,7 @@ func interfaceWrapperOf(n *node, typ reflect.Type) func(*frame, reflect.Value) r
 		}
 		w := reflect.New(wrap).Elem()
 		w.Field(0).Set(v)
-		setWrapperNode(w, n) // toolscript patch 39
+		setWrapperNode(w, wrapperScriptNode(n, n2)) // toolscript patch 152: the held value's type, for patch 39's node
 		for i, m := range methods {
 			if nilPtr && (m == nil || m.typ.recv == nil || m.typ.recv.cat != ptrT || len(indexes[i]) > 0) { // toolscript patch 39
 				continue // a value method through a nil pointer: calling it panics, as in Go
@@ -2042,6 +2042,14 @@ func callBin(n *node) {
 			return out
 		}
 	}
+	if fix := jsonMarshalErrorFix(n); fix != nil { // toolscript patch 152
+		call := callFn
+		callFn = func(v reflect.Value, in []reflect.Value) []reflect.Value {
+			out := call(v, in)
+			fix(out)
+			return out
+		}
+	}
 
 	for i, c := range child {
 		switch {
@@ -2129,10 +2137,18 @@ func callBin(n *node) {
 			if errorf && isWrappable(child[i].typ) {
 				if t := child[i].typ; t != nil && !isInterface(t) && !isBin(t) && t.cat != variadicT { // toolscript patch 39
 					values[i] = genInterfaceWrapper(child[i], errorRType)
+				} else if conv := n.interp.fmtConv(t, n.action != aCallSlice); t != nil && isInterface(t) && conv != nil && n.action != aCallSlice {
+					// toolscript patch 152: an interface's value is printed as
+					// Go prints it where the verb is no %w.
+					values[i] = errorfArg(genValue(child[start-1]), values[i], genValue(child[i]), conv, i-start)
 				}
 				continue // %w needs the error itself
 			}
-			if conv := n.interp.fmtConv(child[i].typ, n.action != aCallSlice); conv != nil {
+			conv := n.interp.fmtConv(child[i].typ, n.action != aCallSlice)
+			if n.action == aCallSlice && i == len(child)-1 { // toolscript patch 153: the elements of a spread slice are arguments
+				conv = n.interp.fmtSpreadConv(child[i].typ, conv)
+			}
+			if conv != nil {
 				raw := genValue(child[i])
 				values[i] = func(f *frame) reflect.Value { return conv(f, raw(f)) }
 			}

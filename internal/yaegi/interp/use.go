@@ -75,6 +75,9 @@ func getWrapper(n *node, t reflect.Type) reflect.Type {
 		if w := scriptErrorWrapper(n.typ); w != nil {
 			return w
 		}
+		if n.typ != nil && isInterfaceSrc(n.typ) { // toolscript patch 152: one that records the held value's type
+			return scriptErrorWrappers[0][0][0]
+		}
 	}
 	p, ok := n.interp.binPkg[t.PkgPath()]
 	if !ok {
