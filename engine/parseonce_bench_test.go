@@ -2,6 +2,7 @@ package engine_test
 
 import (
 	"context"
+	"strconv"
 	"testing"
 
 	"github.com/toolscript/toolscript/demo"
@@ -25,6 +26,29 @@ func BenchmarkExecute_Corpus100(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		res, err := engine.Execute(ctx, s.Code, ns)
+		if err != nil || res.ReturnCode != 0 || res.Stdout != s.Output {
+			b.Fatal(err, res.Error, res.Stdout)
+		}
+	}
+}
+
+// BenchmarkExecute_Corpus100Distinct is BenchmarkExecute_Corpus100 with a
+// script whose text differs in every execution (a comment): the cost of
+// a script seen for the first time, which no cache of the engine's by the
+// script's text serves (the type-checking pass's results are kept by
+// script: checkResult).
+func BenchmarkExecute_Corpus100Distinct(b *testing.B) {
+	s, err := scripts.Get("methods_interface_cases")
+	if err != nil {
+		b.Fatal(err)
+	}
+	ns := demo.Namespace()
+	ctx := context.Background()
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		i++
+		res, err := engine.Execute(ctx, s.Code+"\n// run "+strconv.Itoa(i)+"\n", ns)
 		if err != nil || res.ReturnCode != 0 || res.Stdout != s.Output {
 			b.Fatal(err, res.Error, res.Stdout)
 		}

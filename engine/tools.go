@@ -39,6 +39,10 @@ type surface struct {
 	check struct { // the type checker, found on first use (typecheck.go)
 		once sync.Once
 		c    *typecheck.Checker
+
+		mu      sync.Mutex
+		results map[string]checked // by script: checkResult's cache
+		bytes   int                // the scripts' bytes results holds
 	}
 }
 

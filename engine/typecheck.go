@@ -177,6 +177,54 @@ func (c *checkRun) wait(ctx context.Context) {
 	}
 }
 
+// checked is the type checker's result for a script: its errors, or ok
+// false when the normaliser refuses it in native mode.
+type checked struct {
+	errs []typecheck.Error
+	ok   bool
+}
+
+// The results of the type-checking pass a surface keeps (checkResult):
+// at most maxCheckResults scripts of at most maxCheckBytes together;
+// past either the cache starts again.
+const (
+	maxCheckResults = 512
+	maxCheckBytes   = 4 << 20
+)
+
+// checkResult returns the type errors of the script code (its native
+// source checked), and false if the normaliser refuses it. A script
+// checked before on the surface (a retry, a script run again) gets the
+// result it got then: the pass is a function of the script's text and
+// of the surface alone (the tools' declarations), and its result, a list
+// of messages, holds nothing of an execution. The pass costs as much CPU
+// as compiling the script, so a repeated script pays it once.
+func (s *surface) checkResult(code string) ([]typecheck.Error, bool) {
+	s.check.mu.Lock()
+	r, hit := s.check.results[code]
+	s.check.mu.Unlock()
+	if hit {
+		return r.errs, r.ok
+	}
+	src, ok := s.nativeSource(code)
+	if ok {
+		r = checked{errs: s.checker().Check(src), ok: true}
+	}
+	if len(code) > maxCheckBytes/8 {
+		return r.errs, r.ok // not worth a slot: a script that large is rare and would crowd out the others
+	}
+	s.check.mu.Lock()
+	defer s.check.mu.Unlock()
+	if _, hit := s.check.results[code]; !hit {
+		if s.check.results == nil || len(s.check.results) >= maxCheckResults || s.check.bytes+len(code) > maxCheckBytes {
+			s.check.results, s.check.bytes = map[string]checked{}, 0
+		}
+		s.check.results[code] = r
+		s.check.bytes += len(code)
+	}
+	return r.errs, r.ok
+}
+
 // typeErrors returns the type errors of a one-shot program's script as a
 // *ScriptError (the first at its line, the others after it), nil when
 // the pass finds none or cannot check the script; valid reports that it
@@ -185,11 +233,10 @@ func (s *surface) typeErrors(prog *program) (te error, valid bool) {
 	if prog.code == "" || prog.globals {
 		return nil, false // names the checker does not know
 	}
-	src, ok := s.nativeSource(prog.code)
+	errs, ok := s.checkResult(prog.code)
 	if !ok {
 		return nil, false
 	}
-	errs := s.checker().Check(src)
 	if prog.session {
 		// A session's input is checked alone: a name an earlier input
 		// declared is undefined here, so an input with an undefined name
