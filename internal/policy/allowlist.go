@@ -41,12 +41,13 @@ var sourcePackages = map[string]bool{"slices": true, "maps": true, "cmp": true, 
 // the allowlist with its generic functions, which a native symbol table
 // cannot hold: native import path -> source import path (under _gosrc,
 // not importable by scripts). A script importing errors gets
-// errors.AsType from toolscript/errors.
-var extensions = map[string]string{"errors": "toolscript/errors"}
+// errors.AsType from toolscript/errors, one importing sync gets
+// sync.OnceValue and sync.OnceValues from toolscript/sync.
+var extensions = map[string]string{"errors": "toolscript/errors", "sync": "toolscript/sync"}
 
 // extensionNames are the exported functions of each extension, by native
 // import path (TestExtensions checks them against the sources).
-var extensionNames = map[string][]string{"errors": {"AsType"}}
+var extensionNames = map[string][]string{"errors": {"AsType"}, "sync": {"OnceValue", "OnceValues"}}
 
 // BinaryExtensions returns the extensions of native packages
 // (interp.Options.BinaryExtensions) that a program of source src can

@@ -42,5 +42,7 @@ func TestExtensions(t *testing.T) {
 
 	assert.Nil(t, BinaryExtensions(`err := errors.New("x"); fmt.Println(err)`))
 	assert.Equal(t, map[string]string{"errors": "toolscript/errors"}, BinaryExtensions(`e, ok := errors.AsType[*E](err)`))
+	assert.Equal(t, map[string]string{"sync": "toolscript/sync"}, BinaryExtensions(`get := sync.OnceValue(load)`))
+	assert.Equal(t, map[string]string{"sync": "toolscript/sync"}, BinaryExtensions(`get := sync.OnceValues(load)`))
 	assert.Equal(t, extensions, BinaryExtensions(""))
 }
