@@ -410,6 +410,19 @@ func (c *pfCall) typeName(f *frame, i int) string {
 
 // directive is the text of d, a directive printing an argument.
 func (c *pfCall) directive(f *frame, d pfDirective) string {
+	if strings.ContainsRune("#0+- .[*", d.verb) {
+		// toolscript patch 153: a verb that fmt would read as a flag or
+		// an index when given alone (in %[1]+d the verb is +) is a bad
+		// verb; its text is that of another bad verb (!) with the verb
+		// put back (it printed %!(NOVERB)).
+		verb := d.verb
+		d.verb = '!'
+		s := c.directive(f, d)
+		if strings.HasPrefix(s, "%!!") {
+			return "%!" + string(verb) + s[3:]
+		}
+		return s
+	}
 	a := c.args[d.arg]
 	mini := d.mini(d.verb)
 	if a.at == nil {

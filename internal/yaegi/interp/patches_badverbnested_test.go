@@ -15,6 +15,27 @@ import (
 // Each want is what go run prints.
 func TestBadVerbNested(t *testing.T) {
 	checkGoOutputs(t, []goCase{
+		{"a flag after an explicit index is a bad verb (153)", `package main
+
+import "fmt"
+
+type Level int
+
+type Name string
+
+func (n Name) String() string { return "N" + string(n) }
+
+func main() {
+	fmt.Printf("%[1]+d|\n", Level(42))
+	fmt.Printf("%[1]-5d|\n", Level(42))
+	fmt.Printf("%[1]#x|\n", Level(42))
+	fmt.Printf("%[1] d|\n", Level(42))
+	fmt.Printf("%[2]-5q|\n", Level(1), Name("a"))
+	fmt.Printf("%-[1]+d|\n", Level(42))
+	fmt.Printf("%[1]+d %[1]d|\n", 7)
+	fmt.Printf("%[1]d %[1]+v|\n", Level(3))
+}
+`, "%!+(main.Level=42)d|\n%!-(main.Level=42)5d|\n%!#(main.Level=42)x|\n%! (main.Level=42)d|\n%!-(main.Name=a)5q|\n%!+(main.Level=42)d|\n%!+(int=7)d 7|\n3 %!+(main.Level=3)v|\n"},
 		{"a bad verb of a struct field, a slice, array or map element names the script's type", `package main
 
 import "fmt"
