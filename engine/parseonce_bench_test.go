@@ -17,19 +17,7 @@ import (
 // BenchmarkExecute_Trivial it pins the single parse of a script
 // (TestParseOnce_SameSource shows both are parsed once).
 func BenchmarkExecute_Corpus100(b *testing.B) {
-	s, err := scripts.Get("methods_interface_cases")
-	if err != nil {
-		b.Fatal(err)
-	}
-	ns := demo.Namespace()
-	ctx := context.Background()
-	b.ReportAllocs()
-	for b.Loop() {
-		res, err := engine.Execute(ctx, s.Code, ns)
-		if err != nil || res.ReturnCode != 0 || res.Stdout != s.Output {
-			b.Fatal(err, res.Error, res.Stdout)
-		}
-	}
+	benchCorpus100(b, func(code string, _ int) string { return code })
 }
 
 // BenchmarkExecute_Corpus100Distinct is BenchmarkExecute_Corpus100 with a
@@ -38,6 +26,12 @@ func BenchmarkExecute_Corpus100(b *testing.B) {
 // script's text serves (the type-checking pass's results are kept by
 // script: checkResult).
 func BenchmarkExecute_Corpus100Distinct(b *testing.B) {
+	benchCorpus100(b, func(code string, i int) string { return code + "\n// run " + strconv.Itoa(i) + "\n" })
+}
+
+// benchCorpus100 executes the corpus script methods_interface_cases,
+// its text for the i-th execution given by text, and checks its output.
+func benchCorpus100(b *testing.B, text func(code string, i int) string) {
 	s, err := scripts.Get("methods_interface_cases")
 	if err != nil {
 		b.Fatal(err)
@@ -48,7 +42,7 @@ func BenchmarkExecute_Corpus100Distinct(b *testing.B) {
 	i := 0
 	for b.Loop() {
 		i++
-		res, err := engine.Execute(ctx, s.Code+"\n// run "+strconv.Itoa(i)+"\n", ns)
+		res, err := engine.Execute(ctx, text(s.Code, i), ns)
 		if err != nil || res.ReturnCode != 0 || res.Stdout != s.Output {
 			b.Fatal(err, res.Error, res.Stdout)
 		}

@@ -324,16 +324,7 @@ func (interp *Interpreter) fmtPrintedShown(t *itype, m fmtConvFunc) fmtConvFunc 
 		inner = interp.fmtStructOf(u, false)
 	case arrayT, sliceT:
 		if ec := interp.fmtConvLocked(u.val, false); ec != nil && !(u.val.TypeOf() != nil && u.val.TypeOf().Kind() == reflect.Uint8) {
-			inner = func(f *frame, v reflect.Value) reflect.Value {
-				if v.Kind() == reflect.Slice && v.IsNil() {
-					return v
-				}
-				out := make([]interface{}, v.Len())
-				for i := range out {
-					out[i] = ifaceOf(ec(f, v.Index(i)))
-				}
-				return reflect.ValueOf(out)
-			}
+			inner = fmtElems(ec)
 		}
 	}
 	if name == "" && inner == nil {
@@ -405,14 +396,5 @@ func (interp *Interpreter) fmtSpreadConv(t *itype, conv fmtConvFunc) fmtConvFunc
 	if ec == nil {
 		return conv
 	}
-	return func(f *frame, v reflect.Value) reflect.Value {
-		if v.Kind() != reflect.Slice || v.IsNil() {
-			return v
-		}
-		out := make([]interface{}, v.Len())
-		for i := range out {
-			out[i] = ifaceOf(ec(f, v.Index(i)))
-		}
-		return reflect.ValueOf(out)
-	}
+	return fmtElems(ec)
 }

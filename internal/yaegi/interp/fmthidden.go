@@ -75,16 +75,7 @@ func (interp *Interpreter) fmtPlainLocked(t *itype) fmtConvFunc {
 		e.fn = interp.fmtPlainLocked(t.val)
 	case arrayT, sliceT, variadicT:
 		if ec := interp.fmtPlainLocked(t.val); ec != nil {
-			e.fn = func(f *frame, v reflect.Value) reflect.Value {
-				if v.Kind() == reflect.Slice && v.IsNil() {
-					return v
-				}
-				out := make([]interface{}, v.Len())
-				for i := range out {
-					out[i] = ifaceOf(ec(f, v.Index(i)))
-				}
-				return reflect.ValueOf(out)
-			}
+			e.fn = fmtElems(ec)
 		}
 	case mapT:
 		if ec := interp.fmtPlainLocked(t.val); ec != nil && interp.fmtPlainLocked(t.key) == nil {
@@ -128,4 +119,19 @@ func hasHiddenFieldIn(t *itype, seen map[*itype]bool) bool {
 		}
 	}
 	return false
+}
+
+// fmtElems converts a slice or an array for printing: a []interface{} of
+// its elements, each converted by ec; a nil slice stays as it is.
+func fmtElems(ec fmtConvFunc) fmtConvFunc {
+	return func(f *frame, v reflect.Value) reflect.Value {
+		if v.Kind() == reflect.Slice && v.IsNil() {
+			return v
+		}
+		out := make([]interface{}, v.Len())
+		for i := range out {
+			out[i] = ifaceOf(ec(f, v.Index(i)))
+		}
+		return reflect.ValueOf(out)
+	}
 }
