@@ -44,8 +44,22 @@ type program struct {
 // normalizeScript normalises code for one execution (see
 // internal/normalize): im says what the script may import, globals
 // whether WithExtraGlobals gave names to dot-import. A script the
-// normaliser refuses is a *ScriptError.
+// normaliser refuses is a *ScriptError. A script normalised before on
+// the surface gets that normalisation again (normcache.go).
 func normalizeScript(code string, im imports, globals bool) (*program, error) {
+	if prog := im.surf.cachedNormalization(code, globals); prog != nil {
+		return prog, nil
+	}
+	prog, err := normalizeNew(code, im, globals)
+	if err == nil {
+		im.surf.keepNormalization(code, globals, prog)
+	}
+	return prog, err
+}
+
+// normalizeNew is normalizeScript without the surface's cache
+// (normcache.go).
+func normalizeNew(code string, im imports, globals bool) (*program, error) {
 	fset := token.NewFileSet()
 	cfg := im.normalizeConfig(globals)
 	cfg.Parse = interp.FileParser(fset) // parsed once, compiled from the tree (compileProgram)

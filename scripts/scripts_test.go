@@ -2,6 +2,7 @@ package scripts_test
 
 import (
 	"context"
+	"sync"
 	"testing"
 	"time"
 
@@ -14,7 +15,11 @@ import (
 )
 
 // TestCorpus runs every script against a fresh demo store and checks its
-// stdout, return code and error.
+// stdout, return code and error; then twice more at once, each against
+// a store of its own: a script run again is compiled from the first
+// run's normalisation and parse (engine's normcache.go), which the two
+// share, and must run exactly as the first did (under -race, neither
+// may write to what they share).
 func TestCorpus(t *testing.T) {
 	all, err := scripts.All()
 	require.NoError(t, err)
@@ -22,15 +27,23 @@ func TestCorpus(t *testing.T) {
 	for _, s := range all {
 		t.Run(s.Name, func(t *testing.T) {
 			t.Parallel()
-			res, err := engine.Execute(context.Background(), s.Code, demo.Namespace(), engine.WithTimeout(20*time.Second))
-			require.NoError(t, err)
-			assert.Equal(t, s.ReturnCode, res.ReturnCode, "return code; error: %s", res.Error)
-			if s.Error == "" {
-				assert.Empty(t, res.Error)
-			} else {
-				assert.Contains(t, res.Error, s.Error)
+			check := func(run string) {
+				res, err := engine.Execute(context.Background(), s.Code, demo.Namespace(), engine.WithTimeout(20*time.Second))
+				require.NoError(t, err)
+				assert.Equal(t, s.ReturnCode, res.ReturnCode, "%s: return code; error: %s", run, res.Error)
+				if s.Error == "" {
+					assert.Empty(t, res.Error, run)
+				} else {
+					assert.Contains(t, res.Error, s.Error, run)
+				}
+				assert.Equal(t, s.Output, res.Stdout, run)
 			}
-			assert.Equal(t, s.Output, res.Stdout)
+			check("first run")
+			var wg sync.WaitGroup
+			for _, run := range []string{"second run", "third run"} {
+				wg.Go(func() { check(run) })
+			}
+			wg.Wait()
 		})
 	}
 }

@@ -2241,10 +2241,10 @@ func (t *itype) fixDummy(typ reflect.Type) reflect.Type {
 	case reflect.Struct:
 		fields := make([]reflect.StructField, typ.NumField())
 		for i := range fields {
-			fields[i] = typ.Field(i)
+			fields[i] = fieldOfStruct(typ, i) // toolscript patch 170
 			fields[i].Type = t.fixDummy(fields[i].Type)
 		}
-		return reflect.StructOf(fields)
+		return reflectStructOf(fields) // toolscript patch 170
 	}
 	return typ
 }
@@ -2385,13 +2385,13 @@ func (t *itype) refType(ctx *refTypeContext) reflect.Type {
 			index int
 		}
 		fieldFix := []fixStructField{} // Slice of field indices to fix for recursivity.
-		t.rtype = reflect.StructOf(fields)
+		t.rtype = reflectStructOf(fields) // toolscript patch 170
 		if ctx.isComplete() {
 			for _, s := range ctx.defined {
 				for i := 0; i < s.rtype.NumField(); i++ {
-					f := s.rtype.Field(i)
+					f := fieldOfStruct(s.rtype, i) // toolscript patch 170
 					if strings.HasSuffix(f.Type.String(), "unsafe2.dummy") {
-						unsafe2.SetFieldType(s.rtype, i, ctx.rect.fixDummy(s.rtype.Field(i).Type))
+						setFieldType(s.rtype, i, ctx.rect.fixDummy(f.Type)) // toolscript patch 170
 						if name == s.path+"/"+s.name {
 							fieldFix = append(fieldFix, fixStructField{s.name, i})
 						}
@@ -2416,7 +2416,7 @@ func (t *itype) refType(ctx *refTypeContext) reflect.Type {
 			for _, ff := range fieldFix {
 				if ff.name == f.name {
 					ftyp := f.field[ff.index].typ.refType(&refTypeContext{defined: ctx.defined, rebuilding: true})
-					unsafe2.SetFieldType(f.rtype, ff.index, ftyp)
+					setFieldType(f.rtype, ff.index, ftyp) // toolscript patch 170
 				}
 			}
 		}
