@@ -2384,7 +2384,7 @@ func (t *itype) refType(ctx *refTypeContext) reflect.Type {
 			name  string
 			index int
 		}
-		fieldFix := []fixStructField{} // Slice of field indices to fix for recursivity.
+		fieldFix := []fixStructField{}    // Slice of field indices to fix for recursivity.
 		t.rtype = reflectStructOf(fields) // toolscript patch 170
 		if ctx.isComplete() {
 			for _, s := range ctx.defined {
