@@ -1,8 +1,9 @@
 package engine
 
 import (
-	"go/ast"
 	"go/token"
+
+	"github.com/toolscript/toolscript/internal/yaegi/interp"
 )
 
 // A one-shot script run again on the same surface (a retry, a script a
@@ -11,7 +12,7 @@ import (
 // whether WithExtraGlobals gave names and of the surface (its tool
 // packages, and the type checker that folds constant min and max), and
 // it holds nothing of an execution. The parse it made is shared too:
-// its tree, which the interpreter only reads (see shareable), and the
+// its tree, which the interpreter only reads (interp.TreeShareable), and the
 // token.Files of its file set, which each execution adds to a file set
 // of its own (token.FileSet.AddExistingFiles), so that the positions
 // of the shared tree mean the same in every execution and the
@@ -64,7 +65,7 @@ func (s *surface) keepNormalization(code string, globals bool, prog *program) {
 	n := &normalized{prog: *prog}
 	n.prog.fset = nil
 	if prog.parsed != nil {
-		if !shareable(prog.parsed.File) {
+		if !interp.TreeShareable(prog.parsed.File) {
 			return
 		}
 		prog.fset.Iterate(func(f *token.File) bool {
@@ -83,19 +84,4 @@ func (s *surface) keepNormalization(code string, globals bool, prog *program) {
 	}
 	s.norm.progs[key] = n
 	s.norm.bytes += len(code)
-}
-
-// shareable reports whether the interpreter compiles f without changing
-// it, so that executions can compile it at once: it rewrites `for k, v
-// = range x` in the tree (internal/yaegi/interp's rangeAssignToDefine).
-// No other construct is written to.
-func shareable(f *ast.File) bool {
-	ok := true
-	ast.Inspect(f, func(n ast.Node) bool {
-		if r, is := n.(*ast.RangeStmt); is && r.Tok == token.ASSIGN {
-			ok = false
-		}
-		return ok
-	})
-	return ok
 }

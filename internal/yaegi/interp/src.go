@@ -74,7 +74,7 @@ func (interp *Interpreter) importSrc(rPath, importPath string, skipTest bool) (s
 			return "", err
 		}
 
-		n, err := interp.parse(string(buf), name, false)
+		n, err := interp.parseSource(string(buf), name) // toolscript patch 171
 		if err != nil {
 			return "", err
 		}
