@@ -153,6 +153,13 @@ func (c *cycleWalk) walk(v reflect.Value, depth int) bool {
 		if !canCycle(v.Type()) {
 			return false
 		}
+		if interp.IsErrorWrapper(v.Type()) {
+			// The interpreter's wrapper of a script error: fmt and a
+			// template print its Error(); its fields hold the
+			// interpreter's syntax tree, which the walk must not follow
+			// (a template on such an error ran until the timeout).
+			return false
+		}
 		if interp.IsRecord(v.Type()) && v.CanInterface() {
 			// The interpreter's record of a script value in an
 			// interface: what it holds prints, not the interpreter's

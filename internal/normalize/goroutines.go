@@ -27,7 +27,7 @@ import (
 // statement, in the goroutine that executes it, as Go does: a later
 // assignment to f or a does not change the call (x.f as a method value
 // binds x there too: scripts/testdata/norm_go_method_value.gos).
-// Literal arguments are left in place, and so is a function that cannot
+// Literal arguments (and nil) are left in place, and so is a function that cannot
 // change or cannot be a value: a builtin, a function the file declares
 // (perhaps generic), a function of an imported package whose name the
 // script does not declare. A variadic call keeps its ellipsis. GoStart
@@ -78,7 +78,8 @@ func (p *Program) rewriteGo(src string, fset *token.FileSet, file *ast.File) []e
 				fun = name
 			}
 			for i, a := range call.Args {
-				if isLiteral(a) {
+				// nil too (x := nil is not Go): go f(nil), go f(nil...).
+				if isLiteral(a) || isNilIdent(a) && !declaresAnywhere(file, "nil") {
 					args = append(args, text(a))
 					continue
 				}
@@ -105,6 +106,12 @@ func (p *Program) rewriteGo(src string, fset *token.FileSet, file *ast.File) []e
 		return true
 	})
 	return edits
+}
+
+// isNilIdent reports whether e is the identifier nil.
+func isNilIdent(e ast.Expr) bool {
+	id, ok := e.(*ast.Ident)
+	return ok && id.Name == "nil"
 }
 
 // builtins are the predeclared functions a go statement may call.

@@ -38,20 +38,24 @@ var ownPackages = []string{"os", "slices", "maps", "cmp", "iter"}
 var sourcePackages = map[string]bool{"slices": true, "maps": true, "cmp": true, "iter": true}
 
 // extensions are the source packages that extend a native package of
-// the allowlist with its generic functions, which a native symbol table
-// cannot hold: native import path -> source import path (under _gosrc,
-// not importable by scripts). A script importing errors gets
-// errors.AsType from toolscript/errors, one importing sync gets
-// sync.OnceValue and sync.OnceValues from toolscript/sync.
-var extensions = map[string]string{"errors": "toolscript/errors", "sync": "toolscript/sync"}
+// the allowlist with its generic functions and types, which a native
+// symbol table cannot hold: native import path -> source import path
+// (under _gosrc, not importable by scripts). A script importing errors
+// gets errors.AsType from toolscript/errors, one importing sync gets
+// sync.OnceValue and sync.OnceValues from toolscript/sync, one importing
+// sync/atomic gets the type atomic.Pointer from toolscript/sync/atomic.
+var extensions = map[string]string{"errors": "toolscript/errors", "sync": "toolscript/sync",
+	"sync/atomic": "toolscript/sync/atomic"}
 
-// extensionNames are the exported functions of each extension, by native
-// import path (TestExtensions checks them against the sources).
-var extensionNames = map[string][]string{"errors": {"AsType"}, "sync": {"OnceValue", "OnceValues"}}
+// extensionNames are the exported functions and types of each
+// extension, by native import path (TestExtensions checks them against
+// the sources).
+var extensionNames = map[string][]string{"errors": {"AsType"}, "sync": {"OnceValue", "OnceValues"},
+	"sync/atomic": {"Pointer"}}
 
 // BinaryExtensions returns the extensions of native packages
 // (interp.Options.BinaryExtensions) that a program of source src can
-// reach: those whose functions src names, all of them when src is "" (a
+// reach: those whose functions or types src names, all of them when src is "" (a
 // session, whose later inputs may name them). An extension is compiled
 // for each program that gets it, so a script that does not name
 // errors.AsType does not pay for it. The maps are shared by every

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	osfile "github.com/toolscript/toolscript/internal/policy/os"
 	"github.com/toolscript/toolscript/internal/yaegi/interp"
 )
 
@@ -166,9 +167,11 @@ var replacements = map[string]func(b *builder){
 		b.add("errors", "Is", reflect.ValueOf(errorsIs))
 	},
 	// toolscript's os: the execution's exit and streams, no arguments,
-	// no environment.
+	// no environment. Stdout and Stderr are *os.File as in Go (the
+	// package os here: they write to the execution's streams).
 	"os": func(b *builder) {
-		var stdout, stderr io.Writer = b.h.Stdout(), b.h.Stderr()
+		stdout, stderr := osfile.NewFile(b.h.Stdout(), "/dev/stdout"), osfile.NewFile(b.h.Stderr(), "/dev/stderr")
+		b.add("os", "File", reflect.ValueOf((*osfile.File)(nil)))
 		b.add("os", "Exit", reflect.ValueOf(b.h.Exit))
 		b.add("os", "Stdout", reflect.ValueOf(&stdout).Elem())
 		b.add("os", "Stderr", reflect.ValueOf(&stderr).Elem())

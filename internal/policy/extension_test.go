@@ -12,7 +12,7 @@ import (
 )
 
 // TestExtensions checks that extensionNames lists exactly the exported
-// functions of each extension's source, that scripts cannot import an
+// functions and types of each extension's source, that scripts cannot import an
 // extension, and that BinaryExtensions gives a program only the
 // extensions it names (all of them to a session).
 func TestExtensions(t *testing.T) {
@@ -27,6 +27,13 @@ func TestExtensions(t *testing.T) {
 			for _, d := range f.Decls {
 				if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil && fd.Name.IsExported() {
 					names = append(names, fd.Name.Name)
+				}
+				if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.TYPE {
+					for _, sp := range gd.Specs {
+						if ts := sp.(*ast.TypeSpec); ts.Name.IsExported() {
+							names = append(names, ts.Name.Name)
+						}
+					}
 				}
 			}
 		}
@@ -44,5 +51,7 @@ func TestExtensions(t *testing.T) {
 	assert.Equal(t, map[string]string{"errors": "toolscript/errors"}, BinaryExtensions(`e, ok := errors.AsType[*E](err)`))
 	assert.Equal(t, map[string]string{"sync": "toolscript/sync"}, BinaryExtensions(`get := sync.OnceValue(load)`))
 	assert.Equal(t, map[string]string{"sync": "toolscript/sync"}, BinaryExtensions(`get := sync.OnceValues(load)`))
+	assert.Equal(t, map[string]string{"sync/atomic": "toolscript/sync/atomic"}, BinaryExtensions(`var p atomic.Pointer[Config]`))
+	assert.Nil(t, BinaryExtensions(`var n atomic.Int64; n.Add(1)`))
 	assert.Equal(t, extensions, BinaryExtensions(""))
 }

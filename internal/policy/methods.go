@@ -139,6 +139,12 @@ func failUnsupported(err error) error {
 		panic(err)
 	}
 	var x texttemplate.ExecError
+	if errors.As(err, &x) && strings.Contains(x.Error(), " in type interp._") {
+		// The interpreter's wrapper of a script value in an interface
+		// (an error holding a script error): the template sees its
+		// Error method alone, not the value's fields and other methods.
+		panic(fmt.Errorf("%w (a template sees only the Error method of a script error held in an error; pass its fields instead)", err))
+	}
 	if errors.As(err, &x) && mayBeScriptMethod(x.Error()) {
 		panic(fmt.Errorf("%w (a method of a script type is not seen by a template)", err))
 	}

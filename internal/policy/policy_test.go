@@ -81,9 +81,11 @@ const internalPrefix = "github.com/toolscript/toolscript/internal/"
 // reviewedInternalTypes are the only types of the module's internal
 // packages scripts can reach: toolscript's text/template Template (the
 // standard one without the methods that read files; its ExecError and
-// FuncMap are the standard types).
+// FuncMap are the standard types) and os.File (os.Stdout and os.Stderr:
+// Write, WriteString and Name to the execution's streams).
 var reviewedInternalTypes = map[string]bool{
 	internalPrefix + "texttemplate.Template": true,
+	internalPrefix + "policy/os.File":        true,
 }
 
 // interfaceWrapper reports whether rt is one of the generated interface

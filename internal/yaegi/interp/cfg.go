@@ -643,6 +643,26 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			// Already all done in GTA.
 			return false
 
+		case typeSpecAssign:
+			// toolscript patch 162: a generic type alias is instantiated
+			// where it is used (its body's *T was compiled as a
+			// dereference of a value T: type Ptr[T any] = *T failed), and
+			// an alias declared in a function body is declared there
+			// (type L = []int in main was undefined).
+			if len(n.child) > 2 {
+				return false
+			}
+			if sc.def == nil {
+				break
+			}
+			var typ *itype
+			if typ, err = nodeType(interp, sc, n.child[1]); err != nil {
+				return false
+			}
+			n.typ = typ
+			sc.sym[n.child[0].ident] = &symbol{kind: typeSym, node: n, typ: typ}
+			return false
+
 		case typeSpec:
 			// Processing already done in GTA pass for global types, only parses inlined types.
 			if sc.def == nil {
@@ -1206,6 +1226,9 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				if err == nil {
 					err = lostKey(n.child[1], t.key) // toolscript patch 112
 				}
+				if err == nil {
+					err = wrappedKey(n.child[1], t.key) // toolscript patch 167
+				}
 				n.gen = getIndexMap
 				break
 			}
@@ -1363,7 +1386,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 						return
 					}
 				}
-				n.child[0] = g
+				n.child[0] = genericRef(g, n) // toolscript patch 168: without a cycle
 				c0 = n.child[0]
 				wireChild(n)
 				if typ := c0.typ; len(typ.ret) > 0 {
@@ -1516,6 +1539,9 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					c0.rval, c0.typ = alt, valueTOf(alt.Type())
 				}
 				if alt := errorsAsScriptTarget(n); alt.IsValid() { // toolscript patch 88
+					c0.rval = alt
+				}
+				if alt := errorsAsScriptPointer(n); alt.IsValid() { // toolscript patch 158
 					c0.rval = alt
 				}
 				err = check.arguments(n, n.child[1:], c0, n.action == aCallSlice)
@@ -2297,6 +2323,9 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			if err == nil {
 				err = templateMethodValueCheck(n) // toolscript patch 117
 			}
+			if err == nil {
+				err = loggerMethodValueCheck(n) // toolscript patch 157
+			}
 			if err == nil && n.findex != -1 && n.typ.cat != genericT {
 				n.findex = sc.add(n.typ)
 			}
@@ -2638,6 +2667,9 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 // fixUntyped propagates implicit type conversions for untyped binary expressions.
 func fixUntyped(nod *node, sc *scope) {
 	nod.Walk(func(n *node) bool {
+		if n.kind == funcDecl {
+			return false // toolscript patch 168: the instance a call holds (its body may be compiling: 1 + Odd(n) in Even)
+		}
 		if n == nod || (n.kind != binaryExpr && n.kind != parenExpr) || !n.typ.untyped {
 			return true
 		}

@@ -59,9 +59,20 @@ func (interp *Interpreter) scanDeadlock(root *node) {
 		return
 	}
 	off := false
+	// toolscript patch 168: an instance of a generic function is the
+	// callee node of its calls, so mutually recursive ones (Even[int]
+	// calling Odd[int] calling Even[int]) make a cycle; each is scanned
+	// once (the walk overflowed the stack, a fatal error of the process).
+	instances := map[*node]bool{}
 	root.Walk(func(n *node) bool {
 		if off {
 			return false
+		}
+		if n.kind == funcDecl && n != root {
+			if instances[n] {
+				return false
+			}
+			instances[n] = true
 		}
 		if t := n.typ; t != nil {
 			if t.cat == valueT && t.rtype != nil && t.rtype.Kind() == reflect.Chan {

@@ -34,7 +34,7 @@ func errorsAsScriptTarget(n *node) reflect.Value {
 		if tv.Kind() != reflect.Pointer || tv.IsNil() {
 			panic("errors: target must be a non-nil pointer")
 		}
-		return asScriptInterface(a, err, tv)
+		return asScriptInterface(a, err, tv, n.child[2]) // toolscript patch 158: and its node
 	}))
 }
 
@@ -45,14 +45,14 @@ type errorsAsFunc = func(err error, target any) bool
 // script interface type a asserts: the first error of err's chain (depth
 // first, as errors.As walks it) whose dynamic type implements it, or
 // whose As method accepts tv, sets the target.
-func asScriptInterface(a *ifaceAssertion, err error, tv reflect.Value) bool {
+func asScriptInterface(a *ifaceAssertion, err error, tv reflect.Value, tn *node) bool { // toolscript patch 158: tn, the target's node
 	for err != nil {
 		ev := reflect.ValueOf(&err).Elem()
 		if res, ok, _, _ := a.assert(nil, ev); ok && res.Type().AssignableTo(tv.Elem().Type()) {
 			tv.Elem().Set(res)
 			return true
 		}
-		if x, ok := err.(interface{ As(any) bool }); ok && x.As(tv.Interface()) {
+		if x, ok := err.(interface{ As(any) bool }); ok && x.As(asTarget(err, tn, tv)) { // toolscript patch 158: as the script passed it
 			return true
 		}
 		switch u := err.(type) {
@@ -60,7 +60,7 @@ func asScriptInterface(a *ifaceAssertion, err error, tv reflect.Value) bool {
 			err = u.Unwrap()
 		case interface{ Unwrap() []error }:
 			for _, e := range u.Unwrap() {
-				if e != nil && asScriptInterface(a, e, tv) {
+				if e != nil && asScriptInterface(a, e, tv, tn) { // toolscript patch 158
 					return true
 				}
 			}

@@ -300,5 +300,6 @@ func recordsEqual(a, b valueInterface) bool {
 	if !a.value.CanInterface() || !b.value.CanInterface() {
 		return false
 	}
+	checkComparable(ta, a.value) // toolscript patch 164: Go's run-time error names the script's type
 	return ifaceEqual(a.value.Interface(), b.value.Interface())
 }

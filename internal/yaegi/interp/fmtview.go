@@ -49,7 +49,7 @@ func fmtArgsStart(n *node) int {
 	}
 	pkg := c0.child[0]
 	if pkg.sym == nil || pkg.sym.typ == nil || pkg.sym.typ.cat != binPkgT {
-		return -1
+		return loggerPrintStart(c0) // toolscript patch 157: l.Printf
 	}
 	start, ok := fmtPrintArgs[pkg.sym.typ.path][c0.child[1].ident]
 	if !ok {

@@ -1025,7 +1025,40 @@ func genericRef(g, n *node) *node {
 			return ref
 		}
 	}
+	// toolscript patch 168: nor for a call that g's body reaches through
+	// the instances it calls (Even[int] calling Odd[int] calling
+	// Even[int]: the second instance's call of the first made a cycle, and
+	// the compiler's walks overflowed the stack, a fatal error).
+	if instanceReaches(g, n) {
+		ref := copyNode(g, n, false)
+		ref.val = g
+		ref.typ = g.typ
+		ref.sym = g.sym
+		ref.findex = g.findex
+		return ref
+	}
 	return g
+}
+
+// instanceReaches tells whether the node n is in the tree of the
+// instance g, the instances its calls hold included (toolscript patch
+// 168).
+func instanceReaches(g, n *node) bool {
+	seen := map[*node]bool{}
+	work := []*node{g}
+	for len(work) > 0 {
+		c := work[len(work)-1]
+		work = work[:len(work)-1]
+		if c == n {
+			return true
+		}
+		if seen[c] {
+			continue
+		}
+		seen[c] = true
+		work = append(work, c.child...)
+	}
+	return false
 }
 
 // instanceArgs returns the type arguments of t if t is an instance of the

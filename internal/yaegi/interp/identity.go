@@ -382,6 +382,9 @@ func ifaceCompare(n *node, negate bool) bool {
 		if sameScriptType(t0, t1) || !keepsMethods(t0) && !keepsMethods(t1) {
 			return false
 		}
+		if !isInterface(c0.typ) && !isInterface(c1.typ) && unnamedAssignable(t0, t1) {
+			return false // toolscript patch 161: p == struct{ X int }{1}, one type for Go
+		}
 		setComparison(n, func(*frame) bool { return negate })
 		return true
 	case !k0 && !k1:
@@ -524,6 +527,7 @@ func (interp *Interpreter) mapKey(v reflect.Value) reflect.Value {
 		}
 		return v
 	}
+	checkHashable(t, held) // toolscript patch 164: the script's type named (the runtime named the representation's)
 	if holdsIface(held.Type()) {
 		held = interp.canonicalKey(held) // toolscript patch 144: a struct with interface fields
 	}
@@ -707,6 +711,32 @@ func lostKey(key *node, ktyp *itype) error {
 		return nil
 	}
 	return key.cfgErrorf("a value of type %s as a key of a map with keys of type %s is not supported by the interpreter: it holds a value of an unnamed type made of script types as its representation, the same key as a value of that type; declare a named type for %s", key.typ.id(), ktyp.id(), key.typ.id()) // toolscript patch 118
+}
+
+// wrappedKey is the compile error of key, a value of a script type, as
+// a key of a map whose keys are of a native interface type with methods
+// (map[fmt.Stringer]V, map[error]V; toolscript patch 167): the
+// interpreter holds a script value in such an interface as a wrapper
+// with func fields, which cannot be hashed, and gave the map the raw
+// value, which reflect refused ("reflect.Value.MapIndex: value of type
+// string is not assignable to type fmt.Stringer"). A key whose
+// representation implements the interface itself (a struct embedding a
+// native type with the method) is the native value, and works.
+func wrappedKey(key *node, ktyp *itype) error {
+	kt := key.typ
+	if kt == nil || ktyp == nil || isBin(kt) || isInterface(kt) || kt.cat == nilT || kt.untyped {
+		return nil
+	}
+	it := ktyp.TypeOf() // a script interface type is an empty one there (its keys are lostKey's and patch 112's)
+	if it == nil || it.Kind() != reflect.Interface || it.NumMethod() == 0 {
+		return nil
+	}
+	if rt := kt.TypeOf(); rt == nil || rt.Implements(it) {
+		return nil
+	}
+	return key.cfgErrorf("a value of type %s as a key of a map with keys of type %s is not supported by the interpreter: "+
+		"it holds a value of a script type in a native interface as a wrapper, which cannot be a map key; "+
+		"use a map with keys of type any or of type %s", kt.id(), ktyp.id(), kt.id())
 }
 
 // noteUnnamedStruct records t, an unnamed struct type of the script.

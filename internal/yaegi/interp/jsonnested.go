@@ -63,6 +63,7 @@ func (interp *Interpreter) jsonMarshalArg(n *node) (arg int, conv func(reflect.V
 		return -1, nil, true
 	}
 	t := n.child[arg+1].typ
+	top = top && jsonWrapsTop(t) // toolscript patch 166
 	if m, _ := jsonMethodIn(t, true, top, map[*itype]bool{}); m == "" {
 		return arg, nil, true // nothing below the value itself to call
 	}
@@ -74,6 +75,19 @@ func (interp *Interpreter) jsonMarshalArg(n *node) (arg int, conv func(reflect.V
 		return arg, func(v reflect.Value) reflect.Value { return v }, true
 	}
 	return arg, mir.conv, true
+}
+
+// jsonMarshalerType is json.Marshaler (toolscript patch 166).
+var jsonMarshalerType = reflect.TypeFor[json.Marshaler]()
+
+// jsonWrapsTop tells whether json.Marshal's value of type t, a script
+// type with a value method MarshalJSON, reaches it through the
+// interface wrapper the call gives its argument (toolscript patch 166):
+// only json.Marshaler has one (encoding.TextMarshaler's package is not
+// in the tables), so a value with only a MarshalText goes through the
+// mirror, as in json.MarshalIndent (it crashed the interpreter).
+func jsonWrapsTop(t *itype) bool {
+	return scriptHasMethod(t, "MarshalJSON", jsonMarshalMethods["MarshalJSON"])
 }
 
 // jsonCanMirror tells whether the value the marshalling call n encodes

@@ -34,6 +34,9 @@ func (v valueInterface) MarshalJSON() ([]byte, error) {
 	if v.node == nil || v.node.typ == nil || !v.value.IsValid() {
 		return []byte("null"), nil
 	}
+	if v.value.Kind() == reflect.Ptr && v.value.IsNil() {
+		return []byte("null"), nil // toolscript patch 166: as Go writes a nil pointer, without calling its method
+	}
 	t := v.node.typ
 	for _, name := range [...]string{"MarshalJSON", "MarshalText"} {
 		m, index := t.lookupMethod(name)
@@ -55,8 +58,16 @@ func (v valueInterface) MarshalJSON() ([]byte, error) {
 	}
 	if m, at := jsonMethodIn(t, true, false, map[*itype]bool{}); m != "" {
 		if v.node.interp != nil {
-			if mir, ok := v.node.interp.mirrorOf(t, false, map[*itype]bool{}); ok && mir != nil { // toolscript patch 122
-				m := mir.conv(v.value)
+			// toolscript patch 166: and ok with a nil mirror, a value
+			// whose only JSON methods are pointer methods Go does not call
+			// on it (an interface's value is not addressable): it is
+			// marshalled as it is, as jsonMarshalArg gives such a value
+			// (any(t) of a T with a pointer-receiver MarshalJSON failed).
+			if mir, ok := v.node.interp.mirrorOf(t, false, map[*itype]bool{}); ok && (mir != nil || v.value.CanInterface()) { // toolscript patch 122
+				m := v.value
+				if mir != nil {
+					m = mir.conv(v.value)
+				}
 				if names := jsonHeldIn(m, v.node.interp.jsonHeldReps()); names != "" {
 					return nil, fmt.Errorf("json: a value held in an interface in %s may be of type %s, whose JSON methods "+
 						"the interpreter cannot call there", t.str, names)
@@ -105,6 +116,7 @@ func jsonCallCheck(n *node) error {
 		return nil
 	}
 	t := n.child[arg+1].typ
+	top = top && jsonWrapsTop(t) // toolscript patch 166: as jsonMarshalArg
 	if m, at := jsonMethodIn(t, marshal, top, map[*itype]bool{}); m != "" {
 		if marshal && jsonCanMirror(n) { // toolscript patch 122: called through a mirror of the value
 			return nil

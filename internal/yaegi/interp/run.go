@@ -217,7 +217,7 @@ func callDeferred(val []reflect.Value) (p any, panicked bool) {
 			panicked = p != nil
 		}
 	}()
-	val[0].Call(val[1:])
+	callNilVariadic(val[0], val[1:]) // toolscript patch 160: defer h() of a variadic h
 	returned = true
 	return nil, false
 }
@@ -292,6 +292,7 @@ func runCfg(n *node, f *frame, funcNode, callNode *node) {
 			// panic on a nil pointer, before the script may recover it.
 			f.recovered = runtimePanic(f.recovered)
 			f.recovered = unhashablePanic(f.recovered, originalExecNode(n, exec)) // toolscript patch 134
+			f.recovered = uncomparablePanic(f.recovered, in)                      // toolscript patch 164
 			// toolscript patch 3: remember where the panic started (the
 			// innermost frame sees it first), before deferred functions
 			// may recover it.
@@ -1671,6 +1672,11 @@ func call(n *node) {
 		default:
 			if c.kind == basicLit || c.rval.IsValid() {
 				argType := arg.TypeOf()
+				if hasVariadicArgs && i == len(child)-1 && variadic >= 0 {
+					// toolscript patch 160: f(nil...) spreads a nil slice
+					// of the parameter's type (it passed one zero element).
+					argType = c0.typ.arg[variadic].TypeOf()
+				}
 				convertLiteralValue(c, argType)
 			}
 			switch {
@@ -1728,6 +1734,9 @@ func call(n *node) {
 		n.exec = func(f *frame) bltn {
 			val := make([]reflect.Value, len(values)+1)
 			val[0] = value(f)
+			if hasVariadicArgs {
+				val[0] = spreadFunc(val[0]) // toolscript patch 160
+			}
 			for i, v := range values {
 				val[i+1] = argNow(v(f)) // toolscript patch 18
 			}
@@ -1765,7 +1774,7 @@ func call(n *node) {
 			if hasVariadicArgs {
 				callf = func(in []reflect.Value) []reflect.Value { return bf.CallSlice(in) }
 			} else {
-				callf = func(in []reflect.Value) []reflect.Value { return bf.Call(in) }
+				callf = func(in []reflect.Value) []reflect.Value { return callNilVariadic(bf, in) } // toolscript patch 160
 			}
 
 			if goroutine {
@@ -1991,6 +2000,9 @@ func callBin(n *node) {
 		getMapType = func(typ *itype) reflect.Type {
 			for _, rt := range lr {
 				if typ.implements(&itype{cat: valueT, rtype: rt}) && !outOfMethodSet(typ, rt) { // toolscript patch 126: a pointer method is not a value's
+					if !n.interp.hasWrapper(rt) {
+						continue // toolscript patch 166: encoding.TextMarshaler (json.Marshal's mirror calls it)
+					}
 					return rt
 				}
 			}
@@ -2042,6 +2054,9 @@ func callBin(n *node) {
 			return out
 		}
 	}
+	if fmtArgsStart(n) >= 1 && n.child[0].child[1].ident == "Errorf" { // toolscript patch 156: %w of a value that is no error
+		callFn = errorfMarksFixed(n, callFn)
+	}
 	if fix := jsonMarshalErrorFix(n); fix != nil { // toolscript patch 152
 		call := callFn
 		callFn = func(v reflect.Value, in []reflect.Value) []reflect.Value {
@@ -2072,6 +2087,9 @@ func callBin(n *node) {
 				var argType reflect.Type
 				if variadic >= 0 && i+rcvrOffset >= variadic {
 					argType = funcType.In(variadic).Elem()
+					if n.action == aCallSlice { // toolscript patch 160: the spread slice (nil...)
+						argType = funcType.In(variadic)
+					}
 				} else {
 					argType = funcType.In(i + rcvrOffset)
 				}
@@ -2159,6 +2177,12 @@ func callBin(n *node) {
 		if name := n.child[0].child[1].ident; name[len(name)-1] == 'f' {
 			n.interp.fmtTypeVerbs(n, values, child, start-1)
 		}
+		if errorf { // toolscript patch 156: %!w(main.Level=1)
+			n.interp.errorfNonErrors(n, values, child, start)
+		}
+		if spacedPrint(n) { // toolscript patch 155: Go's spaces between operands, by the script values' kinds
+			n.interp.fmtPrintSpaces(n, values, child, start, getMapType)
+		}
 	}
 	if i, conv, _ := n.interp.jsonMarshalArg(n); i >= 0 && i < len(child) && len(values) == len(child) { // toolscript patch 122
 		raw, prior := genValue(child[i]), values[i]
@@ -2183,6 +2207,9 @@ func callBin(n *node) {
 		n.exec = func(f *frame) bltn {
 			val := make([]reflect.Value, l+1)
 			val[0] = value(f)
+			if n.action == aCallSlice {
+				val[0] = spreadFunc(val[0]) // toolscript patch 160
+			}
 			for i, v := range values {
 				val[i+1] = argNow(getBinValue(getMapType, v, f)) // toolscript patch 18
 			}
@@ -4408,6 +4435,10 @@ func appendSlice(n *node) {
 }
 
 func _append(n *node) {
+	if len(n.child) == 3 && n.action == aCallSlice && n.child[2].isNil() {
+		// toolscript patch 160: append(s, nil...) appends nothing.
+		n.child = n.child[:2]
+	}
 	if len(n.child) == 3 {
 		c1, c2 := n.child[1], n.child[2]
 		if (c1.typ.cat == valueT || c2.typ.cat == valueT) && c1.typ.rtype == c2.typ.rtype ||
@@ -4942,6 +4973,41 @@ func recv2(n *node) {
 			return tnext
 		}
 	}
+}
+
+// callNilVariadic calls bf with in; a variadic function given no
+// variadic argument gets a nil slice, as in Go (reflect's Call passes an
+// empty one: h() of a variadic closure h saw xs != nil).
+// toolscript patch 160
+func callNilVariadic(bf reflect.Value, in []reflect.Value) []reflect.Value {
+	if t := bf.Type(); t.IsVariadic() && len(in) == t.NumIn()-1 {
+		return bf.CallSlice(append(in, reflect.Zero(t.In(len(in)))))
+	}
+	return bf.Call(in)
+}
+
+// spreadFunc returns the variadic function fn as a function of the same
+// parameters that is not variadic, so that Call of it passes its last
+// argument, a slice, as fn's variadic parameter: a deferred f(s...)
+// (reflect's Call made it one element: defer fmt.Println(s...) printed
+// [1 2], defer f(s...) of an f(...int) panicked).
+// toolscript patch 160
+func spreadFunc(fn reflect.Value) reflect.Value {
+	t := fn.Type()
+	if t.Kind() != reflect.Func || !t.IsVariadic() {
+		return fn
+	}
+	in := make([]reflect.Type, t.NumIn())
+	for i := range in {
+		in[i] = t.In(i)
+	}
+	out := make([]reflect.Type, t.NumOut())
+	for i := range out {
+		out[i] = t.Out(i)
+	}
+	return reflect.MakeFunc(reflect.FuncOf(in, out, false), func(args []reflect.Value) []reflect.Value {
+		return fn.CallSlice(args)
+	})
 }
 
 func convertLiteralValue(n *node, t reflect.Type) {

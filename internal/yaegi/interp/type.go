@@ -1223,7 +1223,16 @@ func genType(interp *Interpreter, sc *scope, name string, lt *itype, types []*it
 		interp.instName = map[*node]string{}
 	}
 	interp.instName[g.lastChild()] = name
-	t, err = nodeType2(interp, sc, g.lastChild(), seen)
+	// toolscript patch 165: the instance's fields are resolved in the
+	// scope of a generic type of another package, where the names of its
+	// declaration are (sync/atomic's Pointer[T] holds a field of a type
+	// of the package it imports): in the user's scope they were not
+	// found, and the compiler crashed.
+	tsc := sc
+	if lt.scope != nil && lt.scope.pkgID != sc.pkgID {
+		tsc = lt.scope
+	}
+	t, err = nodeType2(interp, tsc, g.lastChild(), seen)
 	delete(interp.instName, g.lastChild())
 	if err != nil {
 		return nil, err
@@ -2517,8 +2526,12 @@ func (t *itype) defaultType(v reflect.Value, sc *scope) *itype {
 		case complex128T:
 			typ = sc.getType("complex128")
 		default:
-			*typ = *t
-			typ.untyped = false
+			// toolscript patch 160: a copy (typ is t: the untyped nil's
+			// shared type became typed, and a later append(ps, nil) of a
+			// []*int panicked in reflect.Set).
+			c := *t
+			c.untyped = false
+			typ = &c
 		}
 	}
 	return typ

@@ -242,7 +242,8 @@ func (check typecheck) comparison(n *node) error {
 
 	ok := false
 
-	if !isInterface(t0) && !isInterface(t1) && !t0.isNil() && !t1.isNil() && t0.untyped == t1.untyped && t0.id() != t1.id() && !typeDefined(t0, t1) {
+	if !isInterface(t0) && !isInterface(t1) && !t0.isNil() && !t1.isNil() && t0.untyped == t1.untyped && t0.id() != t1.id() && !typeDefined(t0, t1) &&
+		!unnamedAssignable(t0, t1) { // toolscript patch 161
 		// Non interface types must be really equals.
 		return n.cfgErrorf("invalid operation: mismatched types %s and %s", t0.id(), t1.id())
 	}
@@ -261,6 +262,21 @@ func (check typecheck) comparison(n *node) error {
 		return n.cfgErrorf("invalid operation: operator %v not defined on %s", n.action, typ.id())
 	}
 	return nil
+}
+
+// unnamedAssignable tells whether a and b, of two types not identical,
+// are assignable to each other as Go's comparison needs: one of them is
+// not a named type and their underlying types are identical (one
+// representation). p == struct{ X int }{1} of a type P struct{ X int }
+// was refused as mismatched types, and so was an A [2]int compared with
+// a [2]int literal.
+// toolscript patch 161
+func unnamedAssignable(a, b *itype) bool {
+	if a.name != "" && b.name != "" || a.cat == linkedT && b.cat == linkedT {
+		return false
+	}
+	ra, rb := a.TypeOf(), b.TypeOf()
+	return ra != nil && ra == rb
 }
 
 var binaryOpPredicates = opPredicates{
@@ -408,6 +424,9 @@ func (check typecheck) mapLitExpr(child []*node, ktyp, vtyp *itype) error {
 		}
 
 		if err := lostKey(key, ktyp); err != nil { // toolscript patch 112
+			return err
+		}
+		if err := wrappedKey(key, ktyp); err != nil { // toolscript patch 167
 			return err
 		}
 		if key.rval.IsValid() {
@@ -834,6 +853,9 @@ func (check typecheck) builtin(name string, n *node, child []*node, ellipsis boo
 		if nparams == 1 {
 			return nil
 		}
+		if nparams == 2 && ellipsis && params[1].nod.isNil() {
+			return nil // toolscript patch 160: append(s, nil...) appends nothing
+		}
 		// Special case append([]byte, "test"...) is allowed.
 		t1 := params[1].Type()
 		if nparams == 2 && ellipsis && t.Elem().Kind() == reflect.Uint8 && t1.TypeOf().Kind() == reflect.String {
@@ -954,6 +976,11 @@ func (check typecheck) builtin(name string, n *node, child []*node, ellipsis boo
 		if typ.key != nil && !ktyp.assignableTo(typ.key) {
 			return params[1].nod.cfgErrorf("cannot use %s as type %s in delete", ktyp.id(), typ.key.id())
 		}
+		if p := params[1]; p.typ == nil && p.nod != nil && typ.key != nil { // toolscript patch 167
+			if err := wrappedKey(p.nod, typ.key); err != nil {
+				return err
+			}
+		}
 	case bltnMake:
 		var min int
 		switch child[0].typ.TypeOf().Kind() {
@@ -1067,6 +1094,9 @@ func (check typecheck) argument(p param, fun *node, i, l int, ellipsis bool) err
 	if ellipsis {
 		if i != ftyp.numIn()-1 {
 			return p.nod.cfgErrorf("can only use ... with matching parameter")
+		}
+		if p.nod.isNil() {
+			return nil // toolscript patch 160: f(nil...) spreads a nil slice
 		}
 		t := p.Type().TypeOf()
 		if t.Kind() != reflect.Slice || !(valueTOf(t.Elem())).assignableTo(atyp) {

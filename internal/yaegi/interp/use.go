@@ -107,6 +107,12 @@ func getWrapper(n *node, t reflect.Type) reflect.Type {
 	return w.Type().Elem()
 }
 
+// hasWrapper tells whether the interface type t has an interface
+// wrapper in the binary packages (getWrapper's; toolscript patch 166).
+func (interp *Interpreter) hasWrapper(t reflect.Type) bool {
+	return interp.binPkg[t.PkgPath()]["_"+t.Name()].IsValid()
+}
+
 // UseShared is Use without the copy (toolscript patch 7): the symbol maps of
 // values, and a "MapTypes" map, are kept by reference and may be shared by
 // any number of interpreters, so they must never be modified afterwards.

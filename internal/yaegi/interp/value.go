@@ -363,6 +363,9 @@ func getBinValue(getMapType func(*itype) reflect.Type, value func(*frame) reflec
 		return v
 	}
 	if rt := getMapType(val.node.typ); rt != nil {
+		if rt == jsonMarshalerType && val.value.Kind() == reflect.Ptr && val.value.IsNil() {
+			return v // toolscript patch 166: encoding/json writes a nil pointer as null (valueInterface.MarshalJSON), without calling its method
+		}
 		if w := interfaceWrapperOf(val.node, rt); w != nil { // toolscript patch 38: of the value, not of val.node in f
 			return w(f, val.value)
 		}
