@@ -2,6 +2,7 @@ package engine_test
 
 import (
 	"context"
+	"strconv"
 	"testing"
 
 	"github.com/toolscript/toolscript/engine"
@@ -50,6 +51,39 @@ func benchScript(b *testing.B, code, want string) {
 // BenchmarkExecute_Slices is a short script importing slices: with
 // BenchmarkExecute_Sort, the cost of the import.
 func BenchmarkExecute_Slices(b *testing.B) { benchScript(b, slicesTask, sortTaskOut) }
+
+// BenchmarkExecute_SlicesDistinct is BenchmarkExecute_Slices with a
+// new text in every execution (a comment changed): the script's
+// normalisation is never served again, the parse of slices' source is
+// (interp's srctrees.go: it depends on the functions the script names).
+func BenchmarkExecute_SlicesDistinct(b *testing.B) {
+	ctx := context.Background()
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		i++
+		res, err := engine.Execute(ctx, slicesTask+"// run "+strconv.Itoa(i)+"\n", nil)
+		if err != nil || res.ReturnCode != 0 || res.Stdout != sortTaskOut {
+			b.Fatal(err, res.Error, res.Stdout)
+		}
+	}
+}
+
+// BenchmarkExecute_TrivialDistinct is the trivial script with a new
+// text in every execution: the cost of a short script seen first.
+func BenchmarkExecute_TrivialDistinct(b *testing.B) {
+	ns, _ := benchNS()
+	ctx := context.Background()
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		i++
+		res, err := engine.Execute(ctx, "fmt.Println(\"hi\")\n// run "+strconv.Itoa(i)+"\n", ns)
+		if err != nil || res.ReturnCode != 0 || res.Stdout != "hi\n" {
+			b.Fatal(err, res.Error, res.Stdout)
+		}
+	}
+}
 
 // BenchmarkExecute_Sort is BenchmarkExecute_Slices' task with sort.
 func BenchmarkExecute_Sort(b *testing.B) { benchScript(b, sortTask, sortTaskOut) }
