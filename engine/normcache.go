@@ -2,6 +2,7 @@ package engine
 
 import (
 	"go/token"
+	"sync"
 
 	"github.com/toolscript/toolscript/internal/yaegi/interp"
 )
@@ -18,9 +19,11 @@ import (
 // of the shared tree mean the same in every execution and the
 // interpreter's further files (the source packages) go after them.
 
-// The normalisations a surface keeps: at most maxNormScripts scripts of
-// at most maxNormBytes together; past either the cache starts again. A
-// tree costs about 30 times its source's bytes.
+// The normalisations the process keeps, for every surface together (a
+// surface is one of at most maxSurfaces): at most maxNormScripts scripts
+// of at most maxNormBytes together; past either the cache starts again.
+// A tree costs about 30 times its source's bytes, so the cache holds at
+// most about 30 MB.
 const (
 	maxNormScripts = 256
 	maxNormBytes   = 1 << 20
@@ -28,8 +31,16 @@ const (
 
 // normKey is a script's key in the cache.
 type normKey struct {
+	surf    *surface
 	code    string
 	globals bool
+}
+
+// norms is the cache of normalisations.
+var norms struct {
+	mu    sync.Mutex
+	progs map[normKey]*normalized
+	bytes int // the scripts' bytes progs holds
 }
 
 // normalized is one script's normalisation kept for its next execution.
@@ -41,9 +52,9 @@ type normalized struct {
 // cachedNormalization returns a new program of the script's kept
 // normalisation, with a file set of its own, or nil.
 func (s *surface) cachedNormalization(code string, globals bool) *program {
-	s.norm.mu.Lock()
-	n := s.norm.progs[normKey{code, globals}]
-	s.norm.mu.Unlock()
+	norms.mu.Lock()
+	n := norms.progs[normKey{s, code, globals}]
+	norms.mu.Unlock()
 	if n == nil {
 		return nil
 	}
@@ -73,15 +84,15 @@ func (s *surface) keepNormalization(code string, globals bool, prog *program) {
 			return true
 		})
 	}
-	key := normKey{code, globals}
-	s.norm.mu.Lock()
-	defer s.norm.mu.Unlock()
-	if _, hit := s.norm.progs[key]; hit {
+	key := normKey{s, code, globals}
+	norms.mu.Lock()
+	defer norms.mu.Unlock()
+	if _, hit := norms.progs[key]; hit {
 		return
 	}
-	if s.norm.progs == nil || len(s.norm.progs) >= maxNormScripts || s.norm.bytes+len(code) > maxNormBytes {
-		s.norm.progs, s.norm.bytes = map[normKey]*normalized{}, 0
+	if norms.progs == nil || len(norms.progs) >= maxNormScripts || norms.bytes+len(code) > maxNormBytes {
+		norms.progs, norms.bytes = map[normKey]*normalized{}, 0
 	}
-	s.norm.progs[key] = n
-	s.norm.bytes += len(code)
+	norms.progs[key] = n
+	norms.bytes += len(code)
 }

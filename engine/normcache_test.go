@@ -64,14 +64,15 @@ func TestNormCache_RepeatedExecutions(t *testing.T) {
 // execution and its parse shared, except a tree the interpreter writes
 // to (`for k, v = range`), a refused script and a script too large for a
 // slot; two scripts that differ in a comment are two entries, and so is
-// one script with and without extra globals.
+// one script with and without extra globals, and one script on two
+// surfaces.
 func TestNormCache_Kept(t *testing.T) {
 	surf := buildSurface(demo.Namespace())
 	im := imports{surf: surf}
 	kept := func(code string, globals bool) *normalized {
-		surf.norm.mu.Lock()
-		defer surf.norm.mu.Unlock()
-		return surf.norm.progs[normKey{code, globals}]
+		norms.mu.Lock()
+		defer norms.mu.Unlock()
+		return norms.progs[normKey{surf, code, globals}]
 	}
 	code := "x := 1\nfmt.Println(x)\n"
 	first, err := normalizeScript(code, im, false)
@@ -86,6 +87,11 @@ func TestNormCache_Kept(t *testing.T) {
 	assert.NotSame(t, first.fset, again.fset, "each execution has a file set of its own")
 	assert.Equal(t, first.fset.Position(first.parsed.File.Decls[0].Pos()), again.fset.Position(again.parsed.File.Decls[0].Pos()))
 	assert.Equal(t, first.src, again.src)
+
+	other := buildSurface(demo.Namespace())
+	elsewhere, err := normalizeScript(code, imports{surf: other}, false)
+	require.NoError(t, err)
+	assert.NotSame(t, first.parsed.File, elsewhere.parsed.File, "another surface's script is another entry")
 
 	_, err = normalizeScript(code, im, true)
 	require.NoError(t, err)
@@ -110,17 +116,17 @@ func TestNormCache_Kept(t *testing.T) {
 	assert.Nil(t, kept(big, false))
 }
 
-// TestNormCache_Bounded: a flood of distinct scripts never holds more
-// than the cache's bounds, in count and in bytes.
+// TestNormCache_Bounded: a flood of distinct scripts, on two surfaces,
+// never holds more than the cache's bounds (the process's), in count and
+// in bytes.
 func TestNormCache_Bounded(t *testing.T) {
-	surf := buildSurface(demo.Namespace())
-	im := imports{surf: surf}
+	ims := []imports{{surf: buildSurface(demo.Namespace())}, {surf: buildSurface(demo.Namespace())}}
 	for i := range maxNormScripts + 40 {
-		_, err := normalizeScript(fmt.Sprintf("x := %d\nfmt.Println(x)\n", i), im, false)
+		_, err := normalizeScript(fmt.Sprintf("x := %d\nfmt.Println(x)\n", i/2), ims[i%2], false)
 		require.NoError(t, err)
-		surf.norm.mu.Lock()
-		n, b := len(surf.norm.progs), surf.norm.bytes
-		surf.norm.mu.Unlock()
+		norms.mu.Lock()
+		n, b := len(norms.progs), norms.bytes
+		norms.mu.Unlock()
 		require.LessOrEqual(t, n, maxNormScripts)
 		require.LessOrEqual(t, b, maxNormBytes)
 	}

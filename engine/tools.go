@@ -44,12 +44,6 @@ type surface struct {
 		results map[string]checked // by script: checkResult's cache
 		bytes   int                // the scripts' bytes results holds
 	}
-
-	norm struct { // normalizeScript's results, by script (normcache.go)
-		mu    sync.Mutex
-		progs map[normKey]*normalized
-		bytes int // the scripts' bytes progs holds
-	}
 }
 
 // SearchLimit is the number of tools a script's tools.Search returns at
