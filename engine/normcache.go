@@ -22,8 +22,9 @@ import (
 // The normalisations the process keeps, for every surface together (a
 // surface is one of at most maxSurfaces): at most maxNormScripts scripts
 // of at most maxNormBytes together; past either the cache starts again.
-// A tree costs about 30 times its source's bytes, so the cache holds at
-// most about 30 MB.
+// A kept normalisation costs about 16 times its script's bytes (255
+// copies of a 108-line script, 631 KB, retained 9.7 MB), so the cache
+// holds at most about 16 MB.
 const (
 	maxNormScripts = 256
 	maxNormBytes   = 1 << 20
