@@ -265,6 +265,7 @@ func (x *execution) interpOptions(surf *surface, imports []string, session bool)
 		GoPath:               ".",
 		BinaryExtensions:     policy.BinaryExtensions(""), // errors.AsType; a session may name them later
 		ReadOnlyTypes:        policy.ReadOnlyTypes(),
+		StandIns:             policy.StandIns(), // os.Stdout's *os.File
 		HiddenFieldType:      policy.HiddenFieldType,
 		MaxCallDepth:         max(x.limits.MaxCallDepth, 0), // see callDepth
 		OnCallDepth:          x.callDepth,

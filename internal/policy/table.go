@@ -45,6 +45,8 @@ type symbolTable struct {
 	pkgs     map[string]interp.Exports  // import path -> {"path/./name": symbols}
 	mapTypes interp.Exports             // the interface wrappers fmt, log and json see (mapTypes)
 	hostOnly map[string]interp.Exports  // import path -> the symbols of a package only source packages import
+	wrapDeps map[string][]string        // import path -> the packages whose interfaces its functions take (wrapperdeps.go)
+	wrappers map[string]interp.Exports  // import path -> its interface wrappers alone
 	byName   map[string]string          // package name -> import path, for auto-imports
 	vars     map[string]map[string]bool // package name -> its variables, read-only to scripts
 	// copies are the package variables scripts get deep copies of, per
@@ -137,6 +139,19 @@ func buildTable() *symbolTable {
 	// Error methods too, are replaced per execution and get theirs there
 	// (exports.go).
 	t.mapTypes = interp.Exports{".": {"MapTypes": reflect.ValueOf(mapTypes())}}
+	allowed := map[string]bool{}
+	for _, path := range allowlist {
+		allowed[path] = true
+	}
+	t.wrapDeps = wrapperDeps(allowed)
+	t.wrappers = map[string]interp.Exports{}
+	for _, deps := range t.wrapDeps {
+		for _, dep := range deps {
+			if _, ok := t.wrappers[dep]; !ok {
+				t.wrappers[dep] = wrapperTable(dep)
+			}
+		}
+	}
 	t.hostOnly = map[string]interp.Exports{}
 	for path, syms := range hostOnly {
 		t.hostOnly[path] = interp.Exports{exportKey(path): syms}
@@ -157,7 +172,9 @@ func mapTypes() map[reflect.Value][]reflect.Type {
 		fmt.Sprint, fmt.Sprintf, fmt.Sprintln, log.Fatal, log.Fatalf, log.Fatalln, log.Panic, log.Panicf, log.Panicln} {
 		mt[reflect.ValueOf(f)] = printing
 	}
-	for _, f := range []any{fmt.Scan, fmt.Scanf, fmt.Scanln} {
+	// All of fmt's scanning functions (toolscript patch 172: Sscan and
+	// Fscan too).
+	for _, f := range []any{fmt.Scan, fmt.Scanf, fmt.Scanln, fmt.Sscan, fmt.Sscanf, fmt.Sscanln, fmt.Fscan, fmt.Fscanf, fmt.Fscanln} {
 		mt[reflect.ValueOf(f)] = scanning
 	}
 	mt[reflect.ValueOf(json.Marshal)] = []reflect.Type{reflect.TypeFor[json.Marshaler](), reflect.TypeFor[encoding.TextMarshaler]()}
@@ -184,18 +201,34 @@ func UseShared(imports []string, use func(interp.Exports) error) error {
 			return err
 		}
 	}
+	loaded := map[string]bool{}
 	for _, path := range imports {
 		if pkg, ok := t.pkgs[path]; ok {
 			if err := use(pkg); err != nil {
 				return err
 			}
 		}
+		loaded[path] = true
 		for _, dep := range sourceDeps[path] {
 			syms, ok := t.pkgs[dep]
 			if !ok {
 				syms = t.hostOnly[dep]
 			}
 			if err := use(syms); err != nil {
+				return err
+			}
+			loaded[dep] = true
+		}
+	}
+	// The interface wrappers of the packages not imported whose
+	// interfaces the imported packages' functions take (wrapperdeps.go).
+	for _, path := range imports {
+		for _, dep := range t.wrapDeps[path] {
+			if loaded[dep] || t.wrappers[dep] == nil {
+				continue
+			}
+			loaded[dep] = true
+			if err := use(t.wrappers[dep]); err != nil {
 				return err
 			}
 		}

@@ -211,6 +211,8 @@ type opt struct {
 	directCall func(pkgPath, name string) func([]reflect.Value) []reflect.Value // toolscript patch 51
 
 	binExt map[string]string // toolscript patch 70
+
+	standIns map[reflect.Type]reflect.Type // toolscript patch 178
 }
 
 // Interpreter contains global resources and state.
@@ -478,6 +480,15 @@ type Options struct {
 	// returns the results. It must do what the symbol's function does.
 	DirectCall func(pkgPath, name string) func(in []reflect.Value) []reflect.Value
 
+	// toolscript patch 178: StandIns maps a native type the host gives
+	// scripts in place of another to the type it stands for (toolscript's
+	// *os.File, of some of the methods of Go's *os.File, to Go's). A type
+	// assertion or a type switch case of an interface type that a value
+	// of the stand-in type fails and one of the real type would pass
+	// panics, naming the line, the types and the methods, rather than
+	// answer otherwise than Go. The map is only read.
+	StandIns map[reflect.Type]reflect.Type
+
 	// toolscript patch 78: Deadlock, if set, is called once, with a report
 	// naming the line where each goroutine waits, when every goroutine of
 	// the program (main and those of its go statements) is blocked in a
@@ -572,6 +583,7 @@ func New(options Options) *Interpreter {
 	i.opt.ownedCall = options.OwnedCall   // toolscript patch 34
 	i.opt.mapForm = options.MapForm       // toolscript patch 50
 	i.opt.directCall = options.DirectCall // toolscript patch 51
+	i.opt.standIns = options.StandIns     // toolscript patch 178
 
 	i.opt.binExt = options.BinaryExtensions // toolscript patch 70
 	i.deadlock.report = options.Deadlock    // toolscript patch 78

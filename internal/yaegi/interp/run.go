@@ -439,6 +439,11 @@ func typeAssert(n *node, withResult, withOk bool) {
 		a := newIfaceAssertion(typ)
 		n.exec = func(f *frame) bltn {
 			res, ok, concrete, missing := a.assert(f, value(f))
+			if !ok && concrete != "" {
+				if err := a.standInError(n, value(f)); err != nil { // toolscript patch 178
+					panic(err)
+				}
+			}
 			if !ok && !withOk {
 				if concrete == "" {
 					panic(&TypeAssertionError{Asserted: asserted})
@@ -1491,12 +1496,14 @@ func interfaceWrapperOf(n *node, typ reflect.Type) func(*frame, reflect.Value) r
 	names := make([]string, mn)
 	methods := make([]*node, mn)
 	indexes := make([][]int, mn)
+	embeds := make([][]int, mn) // toolscript patch 176: the embedded interface a method is promoted from
 	for i := 0; i < mn; i++ {
 		names[i] = wrap.Field(i + 1).Name[1:]
 		methods[i], indexes[i] = n.typ.lookupMethod(names[i])
 		if methods[i] == nil && n.typ.cat != nilT {
 			// interpreted method not found, look for binary method, possibly embedded
 			_, indexes[i], _, _ = n.typ.lookupBinMethod(names[i])
+			embeds[i] = embeddedIfaceWith(n.typ, names[i], 0) // toolscript patch 176
 		}
 	}
 
@@ -1531,6 +1538,10 @@ func interfaceWrapperOf(n *node, typ reflect.Type) func(*frame, reflect.Value) r
 			if m == nil {
 				// First direct method lookup on field.
 				if r := methodByName(v, names[i], indexes[i]); r.IsValid() {
+					w.Field(i + 1).Set(r)
+					continue
+				}
+				if r := embeddedIfaceMethodFunc(f, n, v, embeds[i], names[i], w.Field(i+1).Type()); r.IsValid() { // toolscript patch 176
 					w.Field(i + 1).Set(r)
 					continue
 				}
@@ -1581,7 +1592,7 @@ func methodByName(value reflect.Value, name string, index []int) (v reflect.Valu
 			fv = fv.Elem()
 		}
 		if fv.Kind() == reflect.Struct && checkFieldIndex(fv.Type(), index) {
-			if fv, err := fv.FieldByIndexErr(index); err == nil {
+			if fv, err := fv.FieldByIndexErr(index); err == nil && !nilIfaceField(fv) { // toolscript patch 176: a nil one's method is read at call
 				if v = fv.MethodByName(name); v.IsValid() {
 					return
 				}
@@ -1592,6 +1603,9 @@ func methodByName(value reflect.Value, name string, index []int) (v reflect.Valu
 		value = value.Elem()
 		if checkFieldIndex(value.Type(), index) {
 			value = value.FieldByIndex(index)
+		}
+		if nilIfaceField(value) { // toolscript patch 176
+			return
 		}
 		if v = value.MethodByName(name); v.IsValid() {
 			return
@@ -2065,6 +2079,15 @@ func callBin(n *node) {
 			return out
 		}
 	}
+	if slots := jsonSlotsCall(n, callFn); slots != nil { // toolscript patch 173: json decodes into the pointers held in interfaces
+		callFn = slots
+	}
+	if plain := plainArgsCall(n, callFn); plain != nil { // toolscript patch 172: the values held in interfaces, for natives that reflect on them
+		callFn = plain
+	}
+	if named := jsonDecodeErrorCall(n, callFn); named != nil { // toolscript patch 174: Go's names of script types in json's errors
+		callFn = named
+	}
 
 	for i, c := range child {
 		switch {
@@ -2114,7 +2137,7 @@ func callBin(n *node) {
 			} else {
 				defType = funcType.In(rcvrOffset + i)
 			}
-			if getMapType != nil {
+			if getMapType != nil && (defType.Kind() != reflect.Interface || defType.NumMethod() == 0) { // toolscript patch 175: not Fprintf's io.Writer
 				if rt := getMapType(c.typ); rt != nil {
 					defType = rt
 				}
@@ -2152,7 +2175,7 @@ func callBin(n *node) {
 	if start := fmtArgsStart(n); start >= 0 && len(values) == len(child) { // toolscript patch 61
 		errorf := n.child[0].child[1].ident == "Errorf"
 		for i := start; i < len(child); i++ {
-			if errorf && isWrappable(child[i].typ) {
+			if errorf && (isWrappable(child[i].typ) || embedsErrorOnly(child[i].typ)) { // toolscript patch 176: also Error promoted from an embedded interface
 				if t := child[i].typ; t != nil && !isInterface(t) && !isBin(t) && t.cat != variadicT { // toolscript patch 39
 					values[i] = genInterfaceWrapper(child[i], errorRType)
 				} else if conv := n.interp.fmtConv(t, n.action != aCallSlice); t != nil && isInterface(t) && conv != nil && n.action != aCallSlice {
@@ -4085,6 +4108,18 @@ func _case(n *node) {
 			for _, a := range ifaces {
 				if res, ok, _, _ := a.assert(f, srcValue(f)); ok {
 					return res, true
+				}
+			}
+			// toolscript patch 179: no case of the clause matches, and a
+			// stand-in's real type might (Options.StandIns).
+			for _, a := range ifaces {
+				if err := a.standInError(n, srcValue(f)); err != nil {
+					for _, typ := range types {
+						if _, m := holdsType(n.interp, srcValue(f), typ); m {
+							return reflect.Value{}, false
+						}
+					}
+					panic(err)
 				}
 			}
 			return reflect.Value{}, false

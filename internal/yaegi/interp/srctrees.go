@@ -26,7 +26,7 @@ const sharedBase = 1 << (strconv.IntSize - 3)
 
 // The trees kept: at most maxSourceTrees texts of at most
 // maxSourceTreeBytes together; past either the cache starts again. A
-// tree costs about 30 times its text's bytes.
+// tree costs about 16 times its text's bytes (8 MB at most).
 const (
 	maxSourceTrees     = 32
 	maxSourceTreeBytes = 512 << 10

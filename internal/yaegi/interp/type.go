@@ -2359,6 +2359,9 @@ func (t *itype) refType(ctx *refTypeContext) reflect.Type {
 		}
 		t.rtype = reflect.PtrTo(rt)
 	case structT:
+		if inProgressByValue(ctx, t, 0) { // toolscript patch 177
+			return unsafe2.DummyType
+		}
 		if t.name != "" {
 			ctx.defined[name] = t
 		}
@@ -2373,7 +2376,7 @@ func (t *itype) refType(ctx *refTypeContext) reflect.Type {
 			if !f.embed && !canExport(f.name) {
 				field.Tag = hiddenFieldTag(f.tag) // toolscript patch 86
 			}
-			if len(t.field) == 1 && f.embed || f.embed && embeddable(field.Type) { // toolscript patch 43
+			if len(t.field) == 1 && f.embed && !nativeIfaceEmbed(field.Type) || f.embed && embeddable(field.Type) { // toolscript patch 43, 175
 				// Mark the field as embedded (anonymous) only if it is the
 				// only one, to avoid a panic due to golang/go#15924 issue.
 				field.Anonymous = true
@@ -2400,7 +2403,7 @@ func (t *itype) refType(ctx *refTypeContext) reflect.Type {
 				for i := 0; i < s.rtype.NumField(); i++ {
 					f := fieldOfStruct(s.rtype, i) // toolscript patch 170
 					if strings.HasSuffix(f.Type.String(), "unsafe2.dummy") {
-						setFieldType(s.rtype, i, ctx.rect.fixDummy(f.Type)) // toolscript patch 170
+						setFieldType(s.rtype, i, recursiveFieldType(ctx, s, i, f.Type)) // toolscript patch 170, 177
 						if name == s.path+"/"+s.name {
 							fieldFix = append(fieldFix, fixStructField{s.name, i})
 						}
