@@ -1439,11 +1439,17 @@ func genFunctionWrapper(n *node) func(*frame) reflect.Value {
 // nil) (toolscript patch 56).
 func boundReceiver(src reflect.Value, dest reflect.Type) reflect.Value {
 	for {
-		vs, ok := src.Interface().(valueInterface)
-		if !ok {
+		// toolscript patch 189: only a record or an interface is looked
+		// into; src.Interface() of a struct copied it, a read of every
+		// field (an atomic.Value's, while another goroutine stores it).
+		held := src
+		if src.Kind() == reflect.Interface && !src.IsNil() {
+			held = src.Elem()
+		}
+		if held.Type() != valueInterfaceType {
 			break
 		}
-		src = vs.value
+		src = held.Interface().(valueInterface).value
 	}
 	sk, dk := src.Kind(), dest.Kind()
 	switch {

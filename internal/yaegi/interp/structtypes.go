@@ -1,8 +1,12 @@
 package interp // toolscript patch 170
 
 import (
+	"bytes"
 	"reflect"
+	"runtime"
+	"strconv"
 	"sync"
+	"sync/atomic"
 
 	"github.com/toolscript/toolscript/internal/yaegi/unsafe2"
 )
@@ -31,9 +35,62 @@ func fieldOfStruct(rt reflect.Type, i int) reflect.StructField {
 	return rt.Field(i)
 }
 
-// setFieldType is unsafe2.SetFieldType under structTypes.
+// setFieldType is unsafe2.SetFieldType under structTypes, done only
+// when the field's type is not ft already: a type another interpreter
+// fixed and runs with (reading its fields in reflect.Value.Field, under
+// no lock) is not written again (toolscript patch 189).
 func setFieldType(rt reflect.Type, i int, ft reflect.Type) {
 	structTypes.Lock()
 	defer structTypes.Unlock()
+	if rt.Field(i).Type == ft {
+		return
+	}
 	unsafe2.SetFieldType(rt, i, ft)
+}
+
+// typeBuild serialises the interpreters' builds of reflect types (a
+// refType call without a context, and everything it calls; toolscript
+// patch 189): a recursive struct type is made with placeholder fields,
+// which the same build then writes, and another interpreter building the
+// same structure at once got that type from reflect.StructOf's cache
+// half written (its values failed "*unsafe2.dummy is not assignable to
+// ..."). The lock is re-entrant for the goroutine that holds it, since a
+// build may start another (TypeOf of a field's type). A type already
+// built (the common case) takes no lock.
+var typeBuild struct {
+	mu    sync.Mutex
+	owner atomic.Int64 // the holding goroutine's id, 0 when free
+	depth int          // the holder's nested builds; read by the holder only
+}
+
+// lockTypeBuild takes typeBuild for the calling goroutine and returns
+// its release.
+func lockTypeBuild() (unlock func()) {
+	id := goroutineID()
+	if typeBuild.owner.Load() == id {
+		typeBuild.depth++
+		return func() { typeBuild.depth-- }
+	}
+	typeBuild.mu.Lock()
+	typeBuild.owner.Store(id)
+	typeBuild.depth = 1
+	return func() {
+		if typeBuild.depth--; typeBuild.depth == 0 {
+			typeBuild.owner.Store(0)
+			typeBuild.mu.Unlock()
+		}
+	}
+}
+
+// goroutineID returns the calling goroutine's id, from the first line of
+// its stack ("goroutine 18 [running]:").
+func goroutineID() int64 {
+	var buf [64]byte
+	b := buf[:runtime.Stack(buf[:], false)]
+	b = bytes.TrimPrefix(b, []byte("goroutine "))
+	if i := bytes.IndexByte(b, ' '); i > 0 {
+		b = b[:i]
+	}
+	id, _ := strconv.ParseInt(string(b), 10, 64)
+	return id
 }

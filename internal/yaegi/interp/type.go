@@ -2273,6 +2273,7 @@ func (t *itype) refType(ctx *refTypeContext) reflect.Type {
 		return t.rtype
 	}
 	if ctx == nil {
+		defer lockTypeBuild()() // toolscript patch 189
 		ctx = &refTypeContext{
 			defined: map[string]*itype{},
 			refs:    map[string][]*itype{},
