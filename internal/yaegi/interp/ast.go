@@ -765,7 +765,10 @@ func (interp *Interpreter) ast(f ast.Node) (string, *node, error) {
 			n := addChild(&root, anc, pos, identExpr, aNop)
 			n.ident = a.Name
 			st.push(n, nod)
-			if n.anc.kind == defineStmt && n.anc.anc.kind == constDecl && n.anc.nright == 0 {
+			// toolscript patch 181: the implicit repetition of a spec of
+			// several names repeats all its expressions, after the last
+			// name (it repeated the last expression, after the first name).
+			if n.anc.kind == defineStmt && n.anc.anc.kind == constDecl && n.anc.nright == 0 && len(n.anc.child) == n.anc.nleft && childPos(n.anc) > 0 {
 				// Implicit assign expression (in a ConstDecl block).
 				// Clone assign source and type from previous
 				a := n.anc
@@ -773,12 +776,14 @@ func (interp *Interpreter) ast(f ast.Node) (string, *node, error) {
 
 				if len(pa.child) > pa.nleft+pa.nright {
 					// duplicate previous type spec
-					a.child = append(a.child, interp.dup(pa.child[a.nleft], a))
+					a.child = append(a.child, interp.dup(pa.child[pa.nleft], a)) // toolscript patch 181
 				}
 
 				// duplicate previous assign right hand side
-				a.child = append(a.child, interp.dup(pa.lastChild(), a))
-				a.nright++
+				for _, c := range pa.child[len(pa.child)-pa.nright:] { // toolscript patch 181
+					a.child = append(a.child, interp.dup(c, a))
+				}
+				a.nright = pa.nright
 			}
 
 		case *ast.IfStmt:

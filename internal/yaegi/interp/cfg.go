@@ -145,6 +145,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				if t := sc.rangeChanType(n.anc); t != nil {
 					// range over channel
 					e := n.anc.child[0]
+					sc.add(t) // toolscript patch 180: the channel ranged over, evaluated once, just behind the key's slot
 					index := sc.add(t.val)
 					sc.sym[e.ident] = &symbol{index: index, kind: varSym, typ: t.val}
 					e.typ = t.val
@@ -966,7 +967,11 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					if sym, _, ok := sc.lookup(dest.ident); ok {
 						sym.kind = constSym
 					}
-					if childPos(n) == len(n.anc.child)-1 {
+					// toolscript patch 181: iota advances once per spec,
+					// after its last name (it advanced per name).
+					if i < n.nleft-1 {
+						// not the spec's last name
+					} else if childPos(n) == len(n.anc.child)-1 {
 						sc.iota = 0
 					} else {
 						sc.iota++
@@ -1118,7 +1123,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				// by constOp and available in n.rval. Nothing else to do at execution.
 				n.gen = nop
 				n.findex = notInFrame
-			case n.anc.kind == assignStmt && n.anc.action == aAssign && n.anc.nleft == 1:
+			case n.anc.kind == assignStmt && n.anc.action == aAssign && n.anc.nleft == 1 && !opIntoInterface(n): // toolscript patch 184
 				// To avoid a copy in frame, if the result is to be assigned, store it directly
 				// at the frame location of destination.
 				dest := n.anc.child[childPos(n)-n.anc.nright]
@@ -2099,10 +2104,13 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 
 		case rangeStmt:
 			if sc.rangeChanType(n) != nil {
-				n.start = n.child[1].start // Get chan
-				n.child[1].tnext = n       // then go to range function
-				n.tnext = n.child[2].start // then go to range body
-				n.child[2].tnext = n       // then body go to range function (loop)
+				// toolscript patch 180: the channel is evaluated once, by
+				// the key's node (rangeChan), before the first receive.
+				n.start = n.child[1].start          // Get chan
+				n.child[1].tnext = n.child[0].start // then go to range init
+				n.child[0].tnext = n                // then go to range function
+				n.tnext = n.child[2].start          // then go to range body
+				n.child[2].tnext = n                // then body go to range function (loop)
 				n.child[0].gen = empty
 			} else if info, ok := n.val.(*rangeFuncInfo); ok { // toolscript patch 65
 				err = wireRangeFunc(n, info)
@@ -2620,13 +2628,17 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				// toolscript patch 83: received into a temporary, which the
 				// assignment or return wraps in the interface.
 				n.findex = sc.add(n.typ)
-			case n.anc.kind == assignStmt && n.anc.action == aAssign && n.anc.nright == 1:
+			case n.anc.kind == assignStmt && n.anc.action == aAssign && n.anc.nright == 1 && !opIntoInterface(n): // toolscript patch 184
 				dest := n.anc.child[childPos(n)-n.anc.nright]
 				n.typ = dest.typ
 				n.findex = dest.findex
 				n.level = dest.level
 			case n.anc.kind == returnStmt:
 				pos := childPos(n)
+				if opReturnedAsInterface(sc, n) { // toolscript patch 184
+					n.findex = sc.add(n.typ)
+					break
+				}
 				n.typ = sc.def.typ.ret[pos]
 				n.findex = pos
 			default:

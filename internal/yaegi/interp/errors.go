@@ -47,6 +47,13 @@ const (
 	// "runtime error: ".
 	KindSliceBounds
 	KindMakeSlice
+	// KindNegativeShift is a shift by a negative count at run time
+	// (toolscript patch 182).
+	KindNegativeShift
+	// KindSliceToArray is a conversion of a slice to an array or a
+	// pointer to an array longer than the slice at run time (toolscript
+	// patch 186); Detail is the message after "runtime error: ".
+	KindSliceToArray
 )
 
 // Error is an error of the interpreter at a node of the script: a compile
@@ -261,8 +268,10 @@ func (e *RuntimeError) Error() string {
 		return "runtime error: invalid memory address or nil pointer dereference"
 	case KindUnhashable: // toolscript patch 134
 		return "runtime error: hash of unhashable type " + e.Type
-	case KindSliceBounds, KindMakeSlice: // toolscript patch 147
+	case KindSliceBounds, KindMakeSlice, KindSliceToArray: // toolscript patches 147, 186
 		return "runtime error: " + e.Detail
+	case KindNegativeShift: // toolscript patch 182
+		return "runtime error: negative shift amount"
 	}
 	return "runtime error"
 }
@@ -365,6 +374,12 @@ func runtimePanic(r interface{}) interface{} {
 	if ve, ok := r.(*reflect.ValueError); ok && ve.Kind == reflect.Invalid &&
 		(ve.Method == "reflect.Value.Field" || ve.Method == "reflect.Value.Elem") {
 		return &RuntimeError{Kind: KindNilDereference}
+	}
+	if s, ok := r.(string); ok && (s == reflectNilCall || s == reflectNilMethod) { // toolscript patch 185
+		return &RuntimeError{Kind: KindNilDereference}
+	}
+	if e := sliceToArrayPanic(r); e != nil { // toolscript patch 186
+		return e
 	}
 	return r
 }

@@ -60,9 +60,11 @@ func (p fmtPrinted) Format(s fmt.State, verb rune) {
 		if p.shown.IsValid() && p.shown.CanInterface() {
 			x = p.shown
 		}
-		out := fmt.Sprintf(fmt.FormatString(s, verb), x.Interface())
+		var out string
 		if p.nested {
 			out = fmtNested(s, verb, x.Interface())
+		} else { // toolscript patch 188: not the nested pointer's &{...}, which fmt may not print (a struct that embeds *bytes.Buffer)
+			out = fmt.Sprintf(fmt.FormatString(s, verb), x.Interface())
 		}
 		_, _ = io.WriteString(s, fmtRename(out, verb, p.raw.Type().String(), p.name))
 		return
@@ -94,11 +96,17 @@ type fmtMethod struct {
 	index   []int
 	ptrRecv bool
 	embIfc  []int // the path to the embedded interface that has the method, when m is nil
+
+	native     []int // toolscript patch 187: the path to the embedded native field whose method it is
+	nativeAddr bool  // toolscript patch 187: the native method has a pointer receiver, the field is addressed
 }
 
 // fmtMethodOf looks up the method name of type t, with arg arguments, as
 // fmt sees it: in t's method set.
 func fmtMethodOf(t *itype, name string, ok func(m *itype) bool) *fmtMethod {
+	if fm, decided := fmtNativeMethodOf(t, name); decided { // toolscript patch 187
+		return fm
+	}
 	m, index := t.lookupMethod(name)
 	if m == nil || m.typ == nil || !ok(m.typ) {
 		if m == nil {
@@ -150,6 +158,9 @@ func embeddedIfaceWith(t *itype, name string, depth int) []int {
 // in, as a function value, or nil when the value is a nil pointer that
 // the call would dereference (fmt prints <nil>).
 func (fm *fmtMethod) bind(f *frame, v reflect.Value, name string) reflect.Value {
+	if fm.native != nil { // toolscript patch 187
+		return fm.bindNative(v, name)
+	}
 	nilPtr := v.Kind() == reflect.Ptr && v.IsNil()
 	if fm.m == nil {
 		if nilPtr {
@@ -327,7 +338,7 @@ func embedsErrorOnly(t *itype) bool {
 		return false
 	}
 	fm := fmtMethodOf(t, "Error", func(*itype) bool { return true })
-	return fm != nil && fm.m == nil
+	return fm != nil && fm.m == nil && fm.native == nil // toolscript patch 187: not a native field's Error
 }
 
 // loudWrapVerb fails, at run time, Errorf's %w of the argument arg, of

@@ -318,7 +318,7 @@ func (interp *Interpreter) fmtStructOf(t *itype, plain bool) fmtConvFunc {
 			return fmtStructViewOf(t, convs, plain)
 		}
 	}
-	if !needed {
+	if !needed && !fmtRepPromotes(t) { // toolscript patch 188: nor a native field's method
 		return nil
 	}
 	var once sync.Once
@@ -414,7 +414,7 @@ func isWrappable(t *itype) bool {
 		return true
 	}
 	fm := fmtMethodOf(t, "Error", func(*itype) bool { return true }) // toolscript patch 126: in t's method set
-	return fm != nil && fm.m != nil
+	return fm != nil && (fm.m != nil || fm.native != nil)            // toolscript patch 187: or a native field's Error
 }
 
 // printedAsIs tells whether fmt prints a value of type t right as it is:

@@ -2877,6 +2877,12 @@ func getMethodByName(n *node) {
 				panic(n.cfgErrorf("invalid interface value %v", val0))
 			}
 		}
+		// toolscript patch 185: a method of a nil interface value (a
+		// method value i.M, evaluated) is Go's nil dereference (reflect
+		// panicked on the zero Value's Interface).
+		if !val.value.IsValid() {
+			panic(&RuntimeError{Kind: KindNilDereference})
+		}
 		// Traverse nested interface values to get the concrete value.
 		for {
 			v, ok := val.value.Interface().(valueInterface)
@@ -3885,7 +3891,7 @@ func rangeInt(n *node) {
 	next := n.exec
 	index := index0
 	ixn.exec = func(f *frame) bltn {
-		f.data[index2] = value(f) // set max
+		f.data[index2] = rangeOnce(value(f)) // set max; toolscript patch 180
 		if v := f.data[index]; v.CanUint() {
 			// toolscript patch 63: the first step of an unsigned index
 			// is the test of 0 (it cannot start at -1).
@@ -4024,8 +4030,18 @@ func loopVarForEnd(fresh []int) bltnGenerator {
 	}
 }
 
+// rangeOnce returns a copy of v (toolscript patch 180): the range
+// expression is evaluated once, and v may be the storage of a variable
+// the body assigns.
+func rangeOnce(v reflect.Value) reflect.Value {
+	c := reflect.New(v.Type()).Elem()
+	c.Set(v)
+	return c
+}
+
 func rangeChan(n *node) {
 	i := n.child[0].findex        // element index location in frame
+	ci := i - 1                   // toolscript patch 180: the channel, evaluated once
 	value := genValue(n.child[1]) // chan
 	fnext := getExec(n.fnext)
 	tnext := getExec(n.tnext)
@@ -4035,7 +4051,7 @@ func rangeChan(n *node) {
 		done := f.done
 		f.mutex.RUnlock()
 
-		chosen, v, ok := n.interp.chanSelect(f, n, "chan receive", []reflect.SelectCase{done, {Dir: reflect.SelectRecv, Chan: value(f)}}) // toolscript patch 78
+		chosen, v, ok := n.interp.chanSelect(f, n, "chan receive", []reflect.SelectCase{done, {Dir: reflect.SelectRecv, Chan: f.data[ci]}}) // toolscript patch 78, 180
 		if chosen == 0 {
 			return nil
 		}
@@ -4044,6 +4060,12 @@ func rangeChan(n *node) {
 		}
 		f.data[i].Set(v)
 		return tnext
+	}
+	// toolscript patch 180: the init evaluates the channel once.
+	next := n.exec
+	n.child[0].exec = func(f *frame) bltn {
+		f.data[ci] = rangeOnce(value(f))
+		return next
 	}
 }
 
