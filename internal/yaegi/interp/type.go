@@ -2273,7 +2273,9 @@ func (t *itype) refType(ctx *refTypeContext) reflect.Type {
 		return t.rtype
 	}
 	if ctx == nil {
-		defer lockTypeBuild()() // toolscript patch 189
+		if needsTypeBuildLock(t) { // toolscript patch 206
+			defer lockTypeBuild()() // toolscript patch 189
+		}
 		ctx = &refTypeContext{
 			defined: map[string]*itype{},
 			refs:    map[string][]*itype{},
