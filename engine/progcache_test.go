@@ -3,7 +3,6 @@ package engine_test
 import (
 	"bytes"
 	"context"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -223,5 +222,36 @@ func TestProgramCacheOff(t *testing.T) {
 		require.Equal(t, 0, res.ReturnCode, res.Error)
 		assert.Equal(t, int64(0), engine.ProgramCacheHits()-hits)
 	}
-	_ = strings.TrimSpace
+}
+
+// TestProgramCacheStatefulImportsNotKept: a program whose imports hold
+// per-execution state outside the interpreter's globals (math/rand's
+// copied generator, os's variables, log's logger, time's timers) or
+// that uses WithExtraGlobals is compiled afresh every time.
+func TestProgramCacheStatefulImportsNotKept(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		script string
+		opts   []engine.Option
+	}{
+		{"package main\n\nimport (\n\t\"fmt\"\n\t\"math/rand\"\n)\n\nfunc main() { fmt.Println(rand.Intn(100) >= 0) }\n", nil},
+		{"package main\n\nimport (\n\t\"fmt\"\n\t\"os\"\n)\n\nfunc main() { os.Args[0] = \"x\"; fmt.Println(len(os.Args)) }\n", nil},
+		{"package main\n\nimport \"log\"\n\nfunc main() { log.SetPrefix(\"p\"); log.Print(1) }\n", nil},
+		{"package main\n\nimport \"time\"\n\nfunc main() { time.Sleep(time.Microsecond) }\n", nil},
+		{"fmt.Println(G)", []engine.Option{engine.WithExtraGlobals(map[string]any{"G": 1})}},
+	} {
+		var first string
+		for i := range 2 {
+			hits := engine.ProgramCacheHits()
+			res, err := engine.Execute(ctx, tc.script, nil, tc.opts...)
+			require.NoError(t, err)
+			require.Equal(t, 0, res.ReturnCode, res.Error)
+			assert.Equal(t, int64(0), engine.ProgramCacheHits()-hits, "%q reused", tc.script)
+			if i == 0 {
+				first = res.Stdout
+			} else {
+				assert.Equal(t, first, res.Stdout)
+			}
+		}
+	}
 }
