@@ -36,6 +36,10 @@ type Config struct {
 	// MaxConcurrent bounds the executions running at once; further
 	// calls wait for a slot (or for their context). Zero means no bound.
 	MaxConcurrent int
+	// DisableProgramCache turns off the reuse of compiled programs
+	// (WithProgramCache) for the engine's executions; an execution's
+	// WithProgramCache(true) turns it on again.
+	DisableProgramCache bool
 }
 
 // Engine is the in-process CodeRuntime: each execution gets a fresh yaegi
@@ -80,7 +84,7 @@ func Execute(ctx context.Context, code string, ns map[string]projection.ToolProj
 // functions of Go packages named after their namespaces (see PackageName
 // and FuncName). A nil ctx panics.
 func (e *Engine) Execute(ctx context.Context, code string, ns map[string]projection.ToolProjection, opts ...Option) (CodeResult, error) {
-	s, limits, err := prepare(ctx, e.closed.Load(), e.cfg.Limits, ns, opts)
+	s, limits, err := prepare(ctx, e.closed.Load(), e.cfg.Limits, e.cfg.DisableProgramCache, ns, opts)
 	if err != nil {
 		return CodeResult{}, err
 	}
@@ -95,7 +99,7 @@ func (e *Engine) Execute(ctx context.Context, code string, ns map[string]project
 
 // prepare is the common start of every runtime's Execute: it checks for
 // misuse and applies the options over the runtime's default limits.
-func prepare(ctx context.Context, closed bool, defaults Limits, ns map[string]projection.ToolProjection, opts []Option) (*settings, Limits, error) {
+func prepare(ctx context.Context, closed bool, defaults Limits, noProgCache bool, ns map[string]projection.ToolProjection, opts []Option) (*settings, Limits, error) {
 	if ctx == nil {
 		panic("engine: nil context")
 	}
@@ -106,7 +110,7 @@ func prepare(ctx context.Context, closed bool, defaults Limits, ns map[string]pr
 	if err != nil {
 		return nil, Limits{}, err
 	}
-	s := &settings{limits: defaults, surf: surf}
+	s := &settings{limits: defaults, surf: surf, noProgCache: noProgCache}
 	for _, o := range opts {
 		o(s)
 	}
@@ -162,17 +166,8 @@ func run(ctx context.Context, code string, ns map[string]projection.ToolProjecti
 		ctx, cancel = context.WithTimeout(ctx, limits.Timeout)
 		defer cancel()
 	}
-	x := &execution{ctx: ctx, cancel: cancelCause, limits: limits}
-	if limits.MaxParallelTools > 0 {
-		x.toolSem = make(chan struct{}, limits.MaxParallelTools)
-	}
-	outLimit := limits.MaxOutputBytes
-	x.stdout = &capWriter{limit: outLimit, tee: s.stdout, onOverflow: func() {
-		x.fail(&LimitError{Limit: "MaxOutputBytes", Value: int64(outLimit)})
-	}}
-	x.stderr = &capWriter{limit: outLimit, tee: s.stderr, onOverflow: func() {
-		x.fail(&LimitError{Limit: "MaxOutputBytes", Value: int64(outLimit)})
-	}}
+	x := &execution{}
+	x.init(ctx, cancelCause, limits, s)
 	surf := s.surf
 	var res CodeResult
 	if limits.MaxSourceBytes >= 0 && len(code) > limits.MaxSourceBytes {
@@ -182,17 +177,71 @@ func run(ctx context.Context, code string, ns map[string]projection.ToolProjecti
 		return res
 	}
 	prog, err := normalizeScript(code, imports{surf: surf}, len(s.globals) > 0)
-	if err != nil {
+	switch {
+	case err != nil:
 		res = x.result(CodeError, err)
-	} else {
-		res = x.interpret(prog, surf, s.globals)
+	case s.cacheable(prog, code):
+		// A script run again reuses the interpreter of its last clean
+		// run (progcache.go).
+		key := progKey{surf: surf, code: code, limits: limits}
+		k := takeProg(key)
+		if k != nil {
+			k.x.init(ctx, cancelCause, limits, s)
+			res = k.x.rerun(k, prog)
+		} else {
+			k = &keptProg{key: key, x: x}
+			res = x.interpret(prog, surf, s.globals, k)
+		}
+		if res.ReturnCode == CodeOK && k.it != nil {
+			keepProg(k)
+		}
+	default:
+		res = x.interpret(prog, surf, s.globals, nil)
 	}
 	res.Duration = time.Since(start)
 	return res
 }
 
-// interpret compiles and runs a normalised program.
-func (x *execution) interpret(prog *program, surf *surface, globals map[string]any) CodeResult {
+// init makes x a new execution under ctx (cancelled by cancel) with
+// limits and s's output copies. An *execution reused by a kept
+// interpreter keeps its two capWriters, which the interpreter holds
+// (progcache.go).
+func (x *execution) init(ctx context.Context, cancel context.CancelCauseFunc, limits Limits, s *settings) {
+	stdout, stderr := x.stdout, x.stderr
+	if stdout == nil {
+		stdout, stderr = new(capWriter), new(capWriter)
+	}
+	*x = execution{ctx: ctx, cancel: cancel, limits: limits, stdout: stdout, stderr: stderr}
+	if limits.MaxParallelTools > 0 {
+		x.toolSem = make(chan struct{}, limits.MaxParallelTools)
+	}
+	outLimit := limits.MaxOutputBytes
+	*x.stdout = capWriter{limit: outLimit, tee: s.stdout, onOverflow: func() {
+		x.fail(&LimitError{Limit: "MaxOutputBytes", Value: int64(outLimit)})
+	}}
+	*x.stderr = capWriter{limit: outLimit, tee: s.stderr, onOverflow: func() {
+		x.fail(&LimitError{Limit: "MaxOutputBytes", Value: int64(outLimit)})
+	}}
+}
+
+// rerun runs k's compiled program again for x, the re-initialised
+// execution its interpreter's bindings read (progcache.go); prog is the
+// script's normalisation.
+func (x *execution) rerun(k *keptProg, prog *program) CodeResult {
+	x.stop = k.it.Stop
+	x.panicIt = k.it
+	x.lines = prog.lines
+	watchdog.add(x)
+	defer watchdog.remove(x)
+	_, running, runErr := k.it.ExecuteWatch(x.ctx, k.prog)
+	finishedFirst := x.ctx.Err() == nil
+	x.end(k.it, running, finishedFirst)
+	return x.outcome(prog, runErr, finishedFirst)
+}
+
+// interpret compiles and runs a normalised program. A non-nil keep gets
+// the interpreter and its compiled program once it ran (progcache.go).
+func (x *execution) interpret(prog *program, surf *surface, globals map[string]any, keep *keptProg) CodeResult {
 	opts := x.interpOptions(surf, prog.imports, false)
 	opts.BinaryExtensions = policy.BinaryExtensions(prog.src) // only those the script names: each is a compile
 	opts.SourcecodeFilesystem = policy.SourceFSFor(prog.src)  // slices, maps, ...: only the functions the script can reach
@@ -249,6 +298,9 @@ func (x *execution) interpret(prog *program, surf *surface, globals map[string]a
 	_, running, runErr := it.ExecuteWatch(x.ctx, compiled)
 	finishedFirst := x.ctx.Err() == nil
 	x.end(it, running, finishedFirst)
+	if keep != nil && finishedFirst && runErr == nil {
+		keep.it, keep.prog = it, compiled
+	}
 	return x.outcome(prog, runErr, finishedFirst)
 }
 

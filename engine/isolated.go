@@ -170,7 +170,7 @@ func (e *Isolated) WorkerPIDs() []int { return e.host.PIDs() }
 // cross (a global of such a type is misuse; a tool result of such a type
 // is an error in the script). A nil ctx panics.
 func (e *Isolated) Execute(ctx context.Context, code string, ns map[string]projection.ToolProjection, opts ...Option) (CodeResult, error) {
-	s, limits, err := prepare(ctx, e.closed.Load(), e.cfg.Limits, ns, opts)
+	s, limits, err := prepare(ctx, e.closed.Load(), e.cfg.Limits, false, ns, opts)
 	if err != nil {
 		return CodeResult{}, err
 	}

@@ -167,6 +167,19 @@ type settings struct {
 	stdout  io.Writer
 	stderr  io.Writer
 	surf    *surface // the namespace's surface (prepare)
+	// noProgCache: the execution neither reuses nor keeps a compiled
+	// interpreter (progcache.go).
+	noProgCache bool
+}
+
+// WithProgramCache turns the reuse of compiled programs on or off for
+// the execution (on by default, unless Config.DisableProgramCache):
+// a script run again after a clean run of the same text, on the same
+// namespace and with the same limits, reuses that run's interpreter and
+// compiled program, reset to a fresh interpreter's state, instead of
+// compiling it again.
+func WithProgramCache(on bool) Option {
+	return func(s *settings) { s.noProgCache = !on }
 }
 
 // WithTimeout bounds the execution's wall time; it overrides

@@ -32,7 +32,7 @@ type Resolved struct {
 // globals that are not identifiers are errors) and resolves opts over
 // defaults.
 func ResolveOptions(ctx context.Context, defaults Limits, ns map[string]projection.ToolProjection, opts ...Option) (Resolved, error) {
-	s, limits, err := prepare(ctx, false, defaults, ns, opts)
+	s, limits, err := prepare(ctx, false, defaults, false, ns, opts)
 	if err != nil {
 		return Resolved{}, err
 	}

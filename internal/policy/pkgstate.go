@@ -573,3 +573,18 @@ func mentions(src, word string) bool {
 func isIdentByte(c byte) bool {
 	return c == '_' || c >= 0x80 || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
 }
+
+// Rerunnable reports whether a program with source src importing
+// imports can be run again in the interpreter that compiled it
+// (interp.Reset): none of its imports gets per-execution copies of
+// package variables or functions, and it compiles no source package
+// and no extension, whose globals are initialised at compile time.
+func Rerunnable(imports []string, src string) bool {
+	t := table()
+	for _, path := range imports {
+		if t.copies[path] != nil || copiedFuncs[path] != nil {
+			return false
+		}
+	}
+	return len(BinaryExtensions(src)) == 0 && !readsSource(src)
+}
