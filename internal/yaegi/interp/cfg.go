@@ -151,6 +151,12 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					e.typ = t.val
 					e.findex = index
 					n.anc.gen = rangeChan
+					// toolscript patch 193: the value received is a
+					// variable of its own per iteration, as for the other
+					// forms of range (closures shared one variable).
+					if e.ident != "_" {
+						rangek = e
+					}
 				} else {
 					// range over array or map
 					var ktyp, vtyp *itype
@@ -1130,7 +1136,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				n.typ = dest.typ
 				n.findex = dest.findex
 				n.level = dest.level
-			case n.anc.kind == returnStmt:
+			case n.anc.kind == returnStmt && !opReturnedAsInterface(sc, n): // toolscript patch 195: returned as an interface, its own slot, which the return wraps
 				// To avoid a copy in frame, if the result is to be returned, store it directly
 				// at the frame location reserved for output arguments.
 				n.findex = childPos(n)
@@ -1547,6 +1553,9 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					c0.rval = alt
 				}
 				if alt := errorsAsScriptPointer(n); alt.IsValid() { // toolscript patch 158
+					c0.rval = alt
+				}
+				if alt := errorsIsScript(n); alt.IsValid() { // toolscript patch 194
 					c0.rval = alt
 				}
 				err = check.arguments(n, n.child[1:], c0, n.action == aCallSlice)
@@ -2112,6 +2121,8 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				n.tnext = n.child[2].start          // then go to range body
 				n.child[2].tnext = n                // then body go to range function (loop)
 				n.child[0].gen = empty
+				n.child[2].start = n.child[2].child[0] // toolscript patch 193: loopvar
+				n.tnext = n.child[2].start             // toolscript patch 193
 			} else if info, ok := n.val.(*rangeFuncInfo); ok { // toolscript patch 65
 				err = wireRangeFunc(n, info)
 			} else {
@@ -2220,6 +2231,9 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 						// value, the print function would print the
 						// interpreter's representation of script values.
 						err = n.cfgErrorf("%s.%s as a function value is not supported by the interpreter, which prints the script's types as Go does only in a direct call: call %s.%s directly, or in a function literal that passes its arguments on", n.child[0].ident, name, n.child[0].ident, name)
+					}
+					if err == nil && pkg == "errors" && !(n.anc.kind == callExpr && n.anc.child[0] == n) && !toBlank(n) { // toolscript patch 207
+						err = errorsFuncValue(n, name)
 					}
 				} else if sym, ok := interp.srcPkg[interp.opt.binExt[pkg]][name]; ok && canExport(name) {
 					// toolscript patch 70: the symbol of the package's

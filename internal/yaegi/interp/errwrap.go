@@ -245,6 +245,11 @@ func wrapperNode(v reflect.Value) *node {
 // script value compares by the value it holds (a wrapper, which has
 // func fields, cannot be compared).
 func ifaceEqual(a, b interface{}) bool {
+	// toolscript patch 194: wrappers of values of two script types are
+	// unequal, even with one underlying type (struct{}).
+	if na, nb := wrapperNode(reflect.ValueOf(a)), wrapperNode(reflect.ValueOf(b)); na != nil && nb != nil && !sameWrappedType(na, nb) {
+		return false
+	}
 	// toolscript patch 152: a wrapper against a record compares as a
 	// record; a generated wrapper by its value too.
 	_, recA := a.(valueInterface)

@@ -39,6 +39,8 @@ func spacedPrint(n *node) bool {
 	switch n.child[0].child[1].ident {
 	case "Print", "Sprint", "Fprint", "Append", "Fatal", "Panic":
 		return true
+	case "HTMLEscaper", "JSEscaper", "URLQueryEscaper": // toolscript patch 198: text/template's, which call fmt.Sprint
+		return true
 	}
 	return false
 }

@@ -53,9 +53,21 @@ func fmtArgsStart(n *node) int {
 	}
 	start, ok := fmtPrintArgs[pkg.sym.typ.path][c0.child[1].ident]
 	if !ok {
+		start, ok = escaperPrintArgs[pkg.sym.typ.path][c0.child[1].ident] // toolscript patch 198
+	}
+	if !ok {
 		return -1
 	}
 	return start
+}
+
+// escaperPrintArgs are text/template's escapers, which print their
+// arguments as fmt.Sprint does (toolscript patch 198): a script value's
+// String or Error method is called, a value held in an interface is not
+// the interpreter's record. Unlike fmtPrintArgs' functions they may be
+// function values (a FuncMap's), which get the arguments unconverted.
+var escaperPrintArgs = map[string]map[string]int{
+	"text/template": {"HTMLEscaper": 0, "JSEscaper": 0, "URLQueryEscaper": 0},
 }
 
 // fmtConvFunc converts a value for printing in the frame of the call.
@@ -648,6 +660,9 @@ func (interp *Interpreter) dynamicTypeName(n *node, v reflect.Value) string {
 	if nod := wrapperNode(v); nod != nil { // toolscript patch 42: a script value in an error
 		return nod.typ.str
 	}
+	if s := goRuntimeTypeName(v); s != "" { // toolscript patch 196
+		return s
+	}
 	if v.CanInterface() {
 		if vi, ok := v.Interface().(valueInterface); ok {
 			if vi.node == nil || vi.node.typ == nil || !vi.value.IsValid() {
@@ -936,6 +951,9 @@ type goSyntaxer struct {
 // error where it would not print a script type's name (toolscript patch
 // 89).
 func (g goSyntaxer) native(v reflect.Value) string {
+	if name := goRuntimeTypeName(v); name != "" { // toolscript patch 196
+		return goRuntimeGoSyntax(g.n, v, name)
+	}
 	if name := g.interp.givenGoSyntax(v, 0); name != "" { // toolscript patch 121: []orders.Status
 		panic(givenError(g.n, name, v))
 	}

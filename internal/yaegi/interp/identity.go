@@ -1029,13 +1029,24 @@ func unwrappedIs(interp *Interpreter, typ *itype, rt reflect.Type, stripped []*i
 // unwrapped): when they do not, the operands are unequal whatever the
 // types of the values, so == needs no type.
 func sameRepresentation(a, b reflect.Value) bool {
-	_, va, oka := heldScriptValue(a)
-	_, vb, okb := heldScriptValue(b)
+	ta, va, oka := heldScriptValue(a) // toolscript patch 212: and the types
+	tb, vb, okb := heldScriptValue(b)
 	if !oka || !okb || !va.IsValid() || !vb.IsValid() {
 		return true // a nil interface: ifaceEqual decides
 	}
 	if va.Type() != vb.Type() || !va.CanInterface() || !vb.CanInterface() {
 		return va.Type() == vb.Type()
+	}
+	// toolscript patch 212: values of a type == cannot compare, of a
+	// script type (a record), panic naming that type, as in Go; values
+	// of two types are unequal (the representations were compared: the
+	// runtime's error named the representation, struct { Xxs []int
+	// "json:\"-\"" } for a W struct{ xs []ID }).
+	if !va.Type().Comparable() && (ta != nil || tb != nil) {
+		if ta == nil || tb == nil || !sameScriptType(ta, tb) {
+			return false
+		}
+		checkComparable(ta, va)
 	}
 	return ifaceEqual(va.Interface(), vb.Interface())
 }

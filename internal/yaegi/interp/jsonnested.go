@@ -64,7 +64,8 @@ func (interp *Interpreter) jsonMarshalArg(n *node) (arg int, conv func(reflect.V
 	}
 	t := n.child[arg+1].typ
 	top = top && jsonWrapsTop(t) // toolscript patch 166
-	if m, _ := jsonMethodIn(t, true, top, map[*itype]bool{}); m == "" {
+	// toolscript patch 192: or a field to embed again
+	if m, _ := jsonMethodIn(t, true, top, map[*itype]bool{}); m == "" && jsonHiddenEmbedIn(t, true, map[*itype]bool{}) == "" {
 		return arg, nil, true // nothing below the value itself to call
 	}
 	mir, ok := interp.mirrorOf(t, false, map[*itype]bool{})
@@ -132,7 +133,7 @@ func (interp *Interpreter) mirrorOf(t *itype, addressable bool, path map[*itype]
 	}()
 	if t.cat != ptrT && jsonHasMarshaler(t, addressable) || t.cat == ptrT && jsonHasMarshaler(t, false) {
 		byValue := &node{typ: t, interp: interp}
-		if t.cat == ptrT || jsonHasMarshaler(t, false) {
+		if t.cat == ptrT || !addressable || !jsonPointerPrefers(t) { // toolscript patch 191: was jsonHasMarshaler(t, false)
 			return &jsonMirror{rt: anyRType, conv: func(v reflect.Value) reflect.Value {
 				out := reflect.New(anyRType).Elem()
 				if v.Kind() != reflect.Ptr || !v.IsNil() { // a nil pointer is null, as Go writes it
@@ -144,6 +145,10 @@ func (interp *Interpreter) mirrorOf(t *itype, addressable bool, path map[*itype]
 		byPointer := &node{typ: ptrOf(t), interp: interp} // addressable: Go calls the pointer method
 		return &jsonMirror{rt: anyRType, conv: func(v reflect.Value) reflect.Value {
 			out := reflect.New(anyRType).Elem()
+			if !v.CanAddr() { // toolscript patch 191: as Go, the value's own method set
+				out.Set(reflect.ValueOf(valueInterface{node: byValue, value: v}))
+				return out
+			}
 			out.Set(reflect.ValueOf(valueInterface{node: byPointer, value: v.Addr()}))
 			return out
 		}}, true
@@ -252,6 +257,16 @@ func (interp *Interpreter) structMirror(t *itype, addressable bool, path map[*it
 			changed = true // encoding/json leaves it out
 			continue
 		}
+		if f.embed && isBin(f.typ) && !sf.Anonymous && jsonFlattens(sf) { // toolscript patch 192: embedded again, as a copy
+			if m, ok = jsonEmbedMirror(&sf); !ok {
+				return nil, false
+			}
+			changed = true
+			sf.Index, sf.Offset = nil, 0
+			fields = append(fields, sf)
+			plans = append(plans, fieldPlan{from: i, mir: m})
+			continue
+		}
 		if m != nil {
 			changed = true
 			sf.Type = m.rt
@@ -285,7 +300,7 @@ func (interp *Interpreter) structMirror(t *itype, addressable bool, path map[*it
 // marshalling method anywhere.
 func jsonTypeHasMethods(t *itype) bool {
 	m, _ := jsonMethodIn(t, true, false, map[*itype]bool{})
-	return m != ""
+	return m != "" || jsonHiddenEmbedIn(t, true, map[*itype]bool{}) != "" // toolscript patch 192
 }
 
 // jsonEmpty is encoding/json's omitempty test.

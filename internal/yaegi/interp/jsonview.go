@@ -40,6 +40,13 @@ func (v valueInterface) MarshalJSON() ([]byte, error) {
 	t := v.node.typ
 	for _, name := range [...]string{"MarshalJSON", "MarshalText"} {
 		m, index := t.lookupMethod(name)
+		if meth, ok := jsonPromotedBinMethod(t, v.value, name); ok { // toolscript patch 190: promoted from an embedded host type
+			b, err := jsonCallPromoted(meth, name, t.str)
+			if err != nil || name == "MarshalJSON" {
+				return b, err
+			}
+			return json.Marshal(string(b))
+		}
 		if m == nil || !scriptHasMethod(t, name, jsonMarshalMethods[name]) || v.node.interp == nil || !v.value.CanInterface() {
 			continue
 		}
@@ -56,7 +63,7 @@ func (v valueInterface) MarshalJSON() ([]byte, error) {
 		}
 		return b, nil
 	}
-	if m, at := jsonMethodIn(t, true, false, map[*itype]bool{}); m != "" {
+	if m, at := jsonMethodIn(t, true, false, map[*itype]bool{}); m != "" || jsonHiddenEmbedIn(t, true, map[*itype]bool{}) != "" { // toolscript patch 192: or a field to embed again
 		if v.node.interp != nil {
 			// toolscript patch 166: and ok with a nil mirror, a value
 			// whose only JSON methods are pointer methods Go does not call
@@ -74,6 +81,10 @@ func (v valueInterface) MarshalJSON() ([]byte, error) {
 				}
 				return json.Marshal(m.Interface())
 			}
+		}
+		if m == "" { // toolscript patch 192
+			return nil, fmt.Errorf("json: the interpreter cannot give encoding/json the promoted fields of %s (in an interface value)",
+				jsonHiddenEmbedIn(t, true, map[*itype]bool{}))
 		}
 		return nil, fmt.Errorf("json: the interpreter does not call the %s method of %s%s", m, at, " (in an interface value)")
 	}
@@ -117,11 +128,22 @@ func jsonCallCheck(n *node) error {
 	}
 	t := n.child[arg+1].typ
 	top = top && jsonWrapsTop(t) // toolscript patch 166: as jsonMarshalArg
+	// toolscript patch 190: decoded by the embedded host value (jsonUnmarshalArg)
+	if !marshal && jsonPromotedUnmarshal(t) != nil {
+		return nil
+	}
 	if m, at := jsonMethodIn(t, marshal, top, map[*itype]bool{}); m != "" {
 		if marshal && jsonCanMirror(n) { // toolscript patch 122: called through a mirror of the value
 			return nil
 		}
 		return n.cfgErrorf("json.%s: the interpreter does not call the %s method of %s; encode that value yourself", name, m, at)
+	}
+	if at := jsonHiddenEmbedIn(t, marshal, map[*itype]bool{}); at != "" { // toolscript patch 192
+		if marshal && jsonCanMirror(n) {
+			return nil
+		}
+		return n.cfgErrorf("json.%s: the interpreter cannot give encoding/json the promoted fields of the embedded %s; "+
+			"name the field, or copy the values yourself", name, at)
 	}
 	return nil
 }

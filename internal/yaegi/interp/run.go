@@ -1602,6 +1602,14 @@ func methodByName(value reflect.Value, name string, index []int) (v reflect.Valu
 				if v = fv.MethodByName(name); v.IsValid() {
 					return
 				}
+				// toolscript patch 197: a pointer method of a field embedded
+				// by value, reached through a pointer (strings.Builder's
+				// WriteString for an io.StringWriter).
+				if fv.CanAddr() {
+					if v = fv.Addr().MethodByName(name); v.IsValid() {
+						return
+					}
+				}
 			}
 		}
 	}
@@ -2153,7 +2161,7 @@ func callBin(n *node) {
 			case isEmptyInterface(c.typ):
 				values = append(values, genValue(c))
 			case isInterfaceSrc(c.typ):
-				values = append(values, genValueInterfaceValue(c))
+				values = append(values, scriptIfaceArg(c, defType)) // toolscript patch 209: converted to defType
 			case isFuncSrc(c.typ):
 				values = append(values, genFunctionWrapper(c))
 			case c.typ.cat == arrayT || c.typ.cat == variadicT:
@@ -2213,6 +2221,10 @@ func callBin(n *node) {
 			n.interp.fmtPrintSpaces(n, values, child, start, getMapType)
 		}
 	}
+	if i, conv := jsonUnmarshalArg(n); i >= 0 && i < len(child) && len(values) == len(child) { // toolscript patch 190
+		raw := genValue(child[i])
+		values[i] = func(f *frame) reflect.Value { return conv(raw(f)) }
+	}
 	if i, conv, _ := n.interp.jsonMarshalArg(n); i >= 0 && i < len(child) && len(values) == len(child) { // toolscript patch 122
 		raw, prior := genValue(child[i]), values[i]
 		values[i] = func(f *frame) reflect.Value {
@@ -2241,6 +2253,14 @@ func callBin(n *node) {
 			}
 			for i, v := range values {
 				val[i+1] = argNow(getBinValue(getMapType, v, f)) // toolscript patch 18
+			}
+			if fv := value(f); fv.IsValid() && fv.Kind() == reflect.Func && !fv.IsNil() {
+				// toolscript patch 199: called as the direct call is, through
+				// callFn (the values held in interfaces for json.Unmarshal,
+				// sort.Slice and the others of patches 172-174), not with
+				// the arguments as they are.
+				in := val[1:]
+				val = []reflect.Value{reflect.ValueOf(func() { callFn(fv, in) })}
 			}
 			f.deferred = append([][]reflect.Value{val}, f.deferred...)
 			return tnext
@@ -3378,7 +3398,7 @@ func _return(n *node) {
 		n.exec = nil
 	case 1:
 		switch {
-		case !child[0].rval.IsValid() && child[0].kind == binaryExpr:
+		case !child[0].rval.IsValid() && child[0].kind == binaryExpr && child[0].findex == 0: // toolscript patch 195: not in its own slot
 			// No additional runtime operation is necessary for constants (not in frame) or
 			// binary expressions (stored directly at the right location in frame).
 			n.exec = nil

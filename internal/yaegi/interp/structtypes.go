@@ -1,10 +1,7 @@
 package interp // toolscript patch 170
 
 import (
-	"bytes"
 	"reflect"
-	"runtime"
-	"strconv"
 	"sync"
 	"sync/atomic"
 
@@ -66,7 +63,7 @@ var typeBuild struct {
 // lockTypeBuild takes typeBuild for the calling goroutine and returns
 // its release.
 func lockTypeBuild() (unlock func()) {
-	id := goroutineID()
+	id := currentGoid()
 	if typeBuild.owner.Load() == id {
 		typeBuild.depth++
 		return func() { typeBuild.depth-- }
@@ -80,17 +77,4 @@ func lockTypeBuild() (unlock func()) {
 			typeBuild.mu.Unlock()
 		}
 	}
-}
-
-// goroutineID returns the calling goroutine's id, from the first line of
-// its stack ("goroutine 18 [running]:").
-func goroutineID() int64 {
-	var buf [64]byte
-	b := buf[:runtime.Stack(buf[:], false)]
-	b = bytes.TrimPrefix(b, []byte("goroutine "))
-	if i := bytes.IndexByte(b, ' '); i > 0 {
-		b = b[:i]
-	}
-	id, _ := strconv.ParseInt(string(b), 10, 64)
-	return id
 }

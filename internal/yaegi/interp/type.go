@@ -616,9 +616,23 @@ func nodeType2(interp *Interpreter, sc *scope, n *node, seen []*node) (t *itype,
 			if dt, err = nodeType2(interp, sc, a.child[a.nleft], seen); err != nil {
 				return nil, err
 			}
+			// toolscript patch 195: declared of an interface type (var s
+			// fmt.Stringer = c + 1), the operation keeps its own type,
+			// which the declaration wraps (it generated no code for the
+			// interface: the function ended silently).
+			if isInterface(dt) && !t.untyped {
+				dt = t
+			}
 
 		case a.kind == returnStmt:
 			dt = sc.def.typ.ret[childPos(n)]
+			// toolscript patch 195: returned as an interface, the
+			// operation keeps its own type (its own frame slot, which
+			// the return wraps); it computed the underlying type's
+			// value (return c + 5 of a Celsius gave a float64).
+			if isInterface(dt) && !t.untyped {
+				dt = t
+			}
 		}
 
 		if isInterfaceSrc(dt) {
@@ -2383,6 +2397,9 @@ func (t *itype) refType(ctx *refTypeContext) reflect.Type {
 				// Mark the field as embedded (anonymous) only if it is the
 				// only one, to avoid a panic due to golang/go#15924 issue.
 				field.Anonymous = true
+			}
+			if f.embed && !field.Anonymous && isBin(f.typ) && jsonSkipsEmbed(field) { // toolscript patch 192
+				field.Tag = hiddenFieldTag(f.tag)
 			}
 			fields = append(fields, field)
 			// Find any nil type refs that indicates a rebuild is needed on this field.

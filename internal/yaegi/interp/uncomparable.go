@@ -49,7 +49,9 @@ func uncomparablePanic(r interface{}, interp *Interpreter) interface{} {
 	switch e := r.(type) {
 	case *RuntimeError:
 		if e.Kind == KindUnhashable {
-			if name := interp.heldTypeName(e.Type); name != "" {
+			if name, amb := interp.heldRepName(e.Type, "map key"); amb != nil { // toolscript patch 211
+				return amb
+			} else if name != "" {
 				return &RuntimeError{Kind: KindUnhashable, Type: name}
 			}
 		}
@@ -59,17 +61,23 @@ func uncomparablePanic(r interface{}, interp *Interpreter) interface{} {
 	case runtime.Error:
 		msg := e.Error()
 		if t, ok := strings.CutPrefix(msg, "runtime error: comparing uncomparable type "); ok {
-			if name := interp.heldTypeName(t); name != "" {
+			if name, amb := interp.heldRepName(t, "comparison"); amb != nil { // toolscript patch 211
+				return amb
+			} else if name != "" {
 				return uncomparableError(name)
 			}
 		}
 		if t, ok := strings.CutPrefix(msg, "hash of unhashable type: "); ok {
-			if name := interp.heldTypeName(t); name != "" {
+			if name, amb := interp.heldRepName(t, "map key"); amb != nil { // toolscript patch 211
+				return amb
+			} else if name != "" {
 				return unhashableKeyError("hash of unhashable type: " + name)
 			}
 		}
 		if t, ok := strings.CutPrefix(msg, "runtime error: hash of unhashable type "); ok {
-			if name := interp.heldTypeName(t); name != "" {
+			if name, amb := interp.heldRepName(t, "map key"); amb != nil { // toolscript patch 211
+				return amb
+			} else if name != "" {
 				return &RuntimeError{Kind: KindUnhashable, Type: name}
 			}
 		}
@@ -103,6 +111,51 @@ func (interp *Interpreter) heldTypeName(rep string) (name string) {
 		name = n
 	}
 	return name
+}
+
+// heldRepName is heldTypeName when rep, the name of the representation
+// of the value the Go runtime failed to compare or hash, is the own
+// representation of the held script types of that representation (made
+// of a script struct type, which a native value never has): the value
+// is of that type. When a native value may have rep too ([]int for a
+// held []ID, map[string]int for a map[string]ID), the interpreter cannot
+// tell which the value is (it has no record of it): it returns an
+// AmbiguousTypeError for op (the value recovered) rather than name either (patch 164 named
+// the script's type, so []int{} == []int{} in an any named []main.ID
+// when the script put []ID values in interfaces anywhere); "" when no
+// held type has rep, the runtime's name of a native value staying.
+// toolscript patch 211.
+func (interp *Interpreter) heldRepName(rep, op string) (string, *AmbiguousTypeError) {
+	name := interp.heldTypeName(rep)
+	if interp == nil {
+		return name, nil
+	}
+	interp.named.RLock()
+	held := interp.named.held
+	interp.named.RUnlock()
+	var names []string
+	own := true
+	for _, t := range held {
+		if typeRepString(t) != rep {
+			continue
+		}
+		n := t.str
+		interp.named.RLock()
+		if s, ok := interp.named.inst[t]; ok {
+			n = s
+		}
+		interp.named.RUnlock()
+		if !strings.Contains(" or "+strings.Join(names, " or ")+" or ", " or "+n+" or ") {
+			names = append(names, n)
+		}
+		if rt := t.TypeOf(); rt == nil || !interp.ownRepresentation(t, rt) {
+			own = false
+		}
+	}
+	if len(names) == 0 || own && name != "" {
+		return name, nil
+	}
+	return "", &AmbiguousTypeError{Representation: rep, HeldTypes: strings.Join(names, " or "), Op: op}
 }
 
 // typeRepString is the name of the representation of t, "" when it has

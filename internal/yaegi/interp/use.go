@@ -79,6 +79,9 @@ func getWrapper(n *node, t reflect.Type) reflect.Type {
 			return scriptErrorWrappers[0][0][0]
 		}
 	}
+	if w := scriptIOWrapper(n.typ, t); w != nil { // toolscript patch 197: with WriteString, ReadFrom, WriteTo
+		return w
+	}
 	p, ok := n.interp.binPkg[t.PkgPath()]
 	if !ok {
 		return nil
