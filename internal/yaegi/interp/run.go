@@ -1513,7 +1513,15 @@ func interfaceWrapperOf(n *node, typ reflect.Type) func(*frame, reflect.Value) r
 		}
 	}
 
+	// toolscript patch 213: nil unless n's type is a script interface.
+	held := heldIfaceWrapperOf(n, typ)
+
 	return func(f *frame, v reflect.Value) reflect.Value { // toolscript patch 38
+		if held != nil { // toolscript patch 213: the value held, converted as a value of its type
+			if r, ok := held(f, v); ok {
+				return r
+			}
+		}
 		if tc != structT && v.Type().Implements(typ) {
 			return v
 		}
@@ -3129,6 +3137,9 @@ func getIndexSeqMethod(n *node) {
 	l := n.level
 	next := getExec(n.tnext)
 	if seqBinMethod(n, fi, false) { // toolscript patch 26
+		return
+	}
+	if embeddedPtrMethod(n, fi) { // toolscript patch 214: through an embedded pointer, the method of its name
 		return
 	}
 

@@ -2393,7 +2393,7 @@ func (t *itype) refType(ctx *refTypeContext) reflect.Type {
 			if !f.embed && !canExport(f.name) {
 				field.Tag = hiddenFieldTag(f.tag) // toolscript patch 86
 			}
-			if len(t.field) == 1 && f.embed && !nativeIfaceEmbed(field.Type) || f.embed && embeddable(field.Type) { // toolscript patch 43, 175
+			if len(t.field) == 1 && f.embed && !nativeIfaceEmbed(field.Type) && !madeWithMethods(field.Type) || f.embed && embeddable(field.Type) { // toolscript patch 43, 175, 216
 				// Mark the field as embedded (anonymous) only if it is the
 				// only one, to avoid a panic due to golang/go#15924 issue.
 				field.Anonymous = true
