@@ -93,6 +93,16 @@ var (
 	statuses = []string{"pending", "paid", "shipped", "delivered", "cancelled"}
 )
 
+// Reset puts the store back to the data NewStore gives, so that a host
+// can run scripts again on the same namespace (the same tool functions)
+// from the same data.
+func (s *Store) Reset() {
+	fresh := NewStore()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.customers, s.products, s.orders = fresh.customers, fresh.products, fresh.orders
+}
+
 // lcg is a small deterministic generator.
 type lcg uint64
 

@@ -89,3 +89,23 @@ func TestTools(t *testing.T) {
 	_, err = call(t, ns, "math_ops-stats", map[string]any{"values": []any{}})
 	assert.True(t, err != nil && !errors.Is(err, projection.ErrBadArgument))
 }
+
+func TestStore_Reset(t *testing.T) {
+	s := demo.NewStore()
+	ns := s.Namespace()
+	pending, err := call(t, ns, "orders-list", map[string]any{"status": "pending"})
+	require.NoError(t, err)
+	id := pending.([]map[string]any)[0]["id"].(int)
+	before, err := call(t, ns, "orders-get", map[string]any{"id": id})
+	require.NoError(t, err)
+	_, err = call(t, ns, "orders-update_status", map[string]any{"id": id, "status": "paid"})
+	require.NoError(t, err)
+	changed, err := call(t, ns, "orders-get", map[string]any{"id": id})
+	require.NoError(t, err)
+	require.Equal(t, "paid", changed.(map[string]any)["status"])
+
+	s.Reset()
+	after, err := call(t, ns, "orders-get", map[string]any{"id": id})
+	require.NoError(t, err)
+	assert.Equal(t, before, after, "the same tools see the initial data again")
+}

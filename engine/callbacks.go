@@ -66,6 +66,7 @@ func (x *execution) endCallbacks() {
 
 // afterFunc is time.AfterFunc.
 func (x *execution) afterFunc(d time.Duration, f func()) *time.Timer {
+	x.timers.Store(true)
 	t := time.AfterFunc(d, func() {
 		if x.tryGoStart() {
 			x.callback(f)
@@ -77,6 +78,7 @@ func (x *execution) afterFunc(d time.Duration, f func()) *time.Timer {
 
 // contextAfterFunc is context.AfterFunc.
 func (x *execution) contextAfterFunc(ctx context.Context, f func()) (stop func() bool) {
+	x.timers.Store(true)
 	stop = context.AfterFunc(ctx, func() {
 		if x.tryGoStart() {
 			x.callback(f)

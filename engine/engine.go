@@ -260,7 +260,8 @@ func (x *execution) interpret(prog *program, surf *surface, globals map[string]a
 	x.stop = it.Stop
 	x.panicIt = it
 	x.lines = prog.lines
-	must(it.Use(policy.Exports(prog.imports, prog.src, hooks{x})))
+	own, fresh := policy.Bind(prog.imports, prog.src, hooks{x})
+	must(it.Use(own))
 	if prog.usesRT {
 		must(it.Use(x.rtExports()))
 	}
@@ -299,7 +300,7 @@ func (x *execution) interpret(prog *program, surf *surface, globals map[string]a
 	finishedFirst := x.ctx.Err() == nil
 	x.end(it, running, finishedFirst)
 	if keep != nil && finishedFirst && runErr == nil {
-		keep.it, keep.prog = it, compiled
+		keep.it, keep.prog, keep.fresh = it, compiled, fresh
 	}
 	return x.outcome(prog, runErr, finishedFirst)
 }

@@ -29,17 +29,23 @@ import (
 //     new execution (execution.init): its context, limits, trace, counts,
 //     and its two capWriters, whose pointers the interpreter holds. The
 //     *execution is the indirection the bindings read.
+//   - The state the per-execution symbols hold themselves (os.Stdout,
+//     os.Stderr and os.Args, log's standard logger) is put back as a new
+//     execution's by policy.Bind's function (keptProg.fresh) when the
+//     interpreter is kept.
 //   - Only programs without per-execution state outside that struct are
 //     kept (cacheable): no WithExtraGlobals (their values are bound at
-//     set-up), only imports in rerunImports (log's logger, os's
-//     variables, time's timers and context's goroutines are state of
-//     the execution kept elsewhere) with no per-execution package
-//     copies, and no source package or extension, whose globals are
-//     initialised at compile time (policy.Rerunnable).
+//     set-up), and no deep copy of a package variable that a run could
+//     change (unicode's tables, base64's encodings, crc32's tables:
+//     policy.Rerunnable). Source packages (slices, maps, cmp, iter) and
+//     extensions declare no package variables, so what they hold is
+//     fixed at compile time.
 //   - An interpreter goes back only after a clean end (execution.clean):
 //     CodeOK, main returned, no limit, panic, exit, deadlock or
 //     timeout, no goroutine or function body of the script left
-//     (interp.Reset refuses otherwise).
+//     (interp.Reset refuses otherwise), and no timer or context
+//     callback made (time.AfterFunc, context.AfterFunc: one that fired
+//     as the run ended must not start in the next).
 //
 // The cache holds at most maxProgInterps interpreters, one per key, of
 // scripts of at most maxProgBytes together (a kept interpreter costs
@@ -50,15 +56,6 @@ const (
 	maxProgBytes   = 64 << 10
 	maxProgScript  = 8 << 10
 )
-
-// rerunImports are the packages a kept program may import, besides the
-// surface's tool packages: their symbols hold no state of an execution
-// but through its hooks.
-var rerunImports = map[string]bool{
-	"fmt": true, "strings": true, "strconv": true, "math": true, "errors": true,
-	"sort": true, "sync": true, "unicode": true, "unicode/utf8": true, "bytes": true,
-	"encoding/json": true, "math/bits": true,
-}
 
 // progKey is a kept program's key: what its normalisation depends on
 // (normKey, globals always false) and every setting that changes its
@@ -76,7 +73,10 @@ type keptProg struct {
 	it   *interp.Interpreter
 	prog *interp.Program
 	x    *execution
-	elem *list.Element
+	// fresh puts the per-execution symbols' own state back
+	// (policy.Bind).
+	fresh func()
+	elem  *list.Element
 }
 
 // progs is the process's cache of kept programs.
@@ -97,13 +97,6 @@ var progCacheOff atomic.Bool
 func (s *settings) cacheable(prog *program, code string) bool {
 	if progCacheOff.Load() || s.noProgCache || len(s.globals) > 0 || len(code) > maxProgScript {
 		return false
-	}
-	for _, path := range prog.imports {
-		if !rerunImports[path] {
-			if _, tool := s.surf.pkgs[path]; !tool {
-				return false
-			}
-		}
 	}
 	return policy.Rerunnable(prog.imports, prog.src)
 }
@@ -129,6 +122,7 @@ func keepProg(k *keptProg) {
 	if !k.x.clean() || k.it.Reset() != nil {
 		return
 	}
+	k.fresh()
 	k.x.scrub()
 	progs.mu.Lock()
 	defer progs.mu.Unlock()
@@ -156,7 +150,7 @@ func (x *execution) clean() bool {
 	}
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	return !x.aborting && !x.halted && x.goPanic == nil
+	return !x.aborting && !x.halted && x.goPanic == nil && !x.timers.Load()
 }
 
 // scrub drops what an ended execution holds, so that an idle

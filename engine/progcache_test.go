@@ -224,20 +224,131 @@ func TestProgramCacheOff(t *testing.T) {
 	}
 }
 
-// TestProgramCacheStatefulImportsNotKept: a program whose imports hold
-// per-execution state outside the interpreter's globals (math/rand's
-// copied generator, os's variables, log's logger, time's timers) or
-// that uses WithExtraGlobals is compiled afresh every time.
-func TestProgramCacheStatefulImportsNotKept(t *testing.T) {
+// TestProgramCacheStatefulImports: a program whose imports hold state
+// of their own (os's variables, log's standard logger, math/rand's
+// generator, the interpreted slices, maps, cmp and iter, the errors and
+// sync extensions) is reused, and each reuse runs as a fresh
+// interpreter does, whatever the last run assigned or set.
+func TestProgramCacheStatefulImports(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct{ name, script, stdout, stderr string }{
+		{"os", `package main
+
+import (
+	"fmt"
+	"os"
+)
+
+func main() {
+	fmt.Println(os.Args, len(os.Args))
+	os.Args[0] = "changed"
+	fmt.Fprintln(os.Stdout, "to stdout")
+	os.Stdout = os.Stderr
+	fmt.Fprintln(os.Stdout, "to stderr")
+	*os.Stderr = *os.Stdout
+}
+`, "[script] 1\nto stdout\n", "to stderr\n"},
+		{"log", `package main
+
+import (
+	"bytes"
+	"fmt"
+	"log"
+)
+
+func main() {
+	fmt.Println(log.Prefix() == "", log.Flags() == log.LstdFlags)
+	log.SetFlags(0)
+	log.Print("plain")
+	log.SetPrefix("p: ")
+	log.Print("prefixed")
+	var buf bytes.Buffer
+	log.Default().SetOutput(&buf)
+	log.Print("lost")
+	fmt.Println(buf.Len() > 0)
+}
+`, "true true\ntrue\n", "plain\np: prefixed\n"},
+		{"sources", `package main
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"iter"
+	"maps"
+	"slices"
+	"sync"
+)
+
+type notFound struct{ id int }
+
+func (e notFound) Error() string { return fmt.Sprint("no ", e.id) }
+
+func count(n int) iter.Seq[int] {
+	return func(yield func(int) bool) {
+		for i := range n {
+			if !yield(i) {
+				return
+			}
+		}
+	}
+}
+
+var calls int
+
+func main() {
+	xs := []int{3, 1, 2}
+	slices.Sort(xs)
+	m := map[string]int{"b": 2, "a": 1}
+	once := sync.OnceValue(func() int { calls++; return calls })
+	e, ok := errors.AsType[notFound](fmt.Errorf("w: %w", notFound{7}))
+	fmt.Println(xs, slices.Sorted(maps.Keys(m)), slices.Collect(count(3)), cmp.Or(0, 4), once(), once(), e.id, ok)
+}
+`, "[1 2 3] [a b] [0 1 2] 4 1 1 7 true\n", ""},
+		{"math/rand and time", `package main
+
+import (
+	"fmt"
+	"math/rand"
+	"time"
+)
+
+func main() {
+	start := time.Now()
+	time.Sleep(time.Microsecond)
+	fmt.Println(rand.Intn(10) < 10, time.Since(start) > 0)
+}
+`, "true true\n", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			hits := engine.ProgramCacheHits()
+			for run := range 3 {
+				res, err := engine.Execute(ctx, tc.script, nil)
+				require.NoError(t, err)
+				require.Equal(t, 0, res.ReturnCode, res.Error)
+				assert.Equal(t, tc.stdout, res.Stdout, "run %d", run+1)
+				assert.Equal(t, tc.stderr, res.Stderr, "run %d", run+1)
+			}
+			assert.Equal(t, int64(2), engine.ProgramCacheHits()-hits, "runs 2 and 3 reuse the first's interpreter")
+		})
+	}
+}
+
+// TestProgramCacheStatefulNotKept: a program that names a package
+// variable executions get a deep copy of (a run can change what it
+// holds), that made a timer or a context callback, or that uses
+// WithExtraGlobals is compiled afresh every time.
+func TestProgramCacheStatefulNotKept(t *testing.T) {
 	ctx := context.Background()
 	for _, tc := range []struct {
 		script string
 		opts   []engine.Option
 	}{
-		{"package main\n\nimport (\n\t\"fmt\"\n\t\"math/rand\"\n)\n\nfunc main() { fmt.Println(rand.Intn(100) >= 0) }\n", nil},
-		{"package main\n\nimport (\n\t\"fmt\"\n\t\"os\"\n)\n\nfunc main() { os.Args[0] = \"x\"; fmt.Println(len(os.Args)) }\n", nil},
-		{"package main\n\nimport \"log\"\n\nfunc main() { log.SetPrefix(\"p\"); log.Print(1) }\n", nil},
-		{"package main\n\nimport \"time\"\n\nfunc main() { time.Sleep(time.Microsecond) }\n", nil},
+		{"package main\n\nimport (\n\t\"fmt\"\n\t\"unicode\"\n)\n\nfunc main() { fmt.Println(unicode.Is(unicode.Latin, 'a')) }\n", nil},
+		{"package main\n\nimport (\n\t\"encoding/base64\"\n\t\"fmt\"\n)\n\nfunc main() { fmt.Println(base64.StdEncoding.EncodeToString([]byte(\"x\"))) }\n", nil},
+		{"package main\n\nimport (\n\t\"fmt\"\n\t\"hash/crc32\"\n)\n\nfunc main() { fmt.Println(crc32.ChecksumIEEE([]byte(\"x\"))) }\n", nil},
+		{"package main\n\nimport (\n\t\"fmt\"\n\t\"time\"\n)\n\nfunc main() { t := time.AfterFunc(time.Hour, func() {}); fmt.Println(t.Stop()) }\n", nil},
+		{"package main\n\nimport (\n\t\"context\"\n\t\"fmt\"\n)\n\nfunc main() {\n\tctx, cancel := context.WithCancel(context.Background())\n\tstop := context.AfterFunc(ctx, func() {})\n\tfmt.Println(stop())\n\tcancel()\n}\n", nil},
 		{"fmt.Println(G)", []engine.Option{engine.WithExtraGlobals(map[string]any{"G": 1})}},
 	} {
 		var first string

@@ -38,6 +38,7 @@ type execution struct {
 	stops      []func()            // under mu: the clean-ups of callbacks (callbacks.go)
 	stopped    bool                // under mu: the clean-ups have run
 	waits      waitGroups          // the script's WaitGroup counts (callbacks.go)
+	timers     atomic.Bool         // time.AfterFunc or context.AfterFunc was called (callbacks.go)
 
 	mu       sync.Mutex
 	calls    []ToolCall

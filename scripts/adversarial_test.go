@@ -60,7 +60,8 @@ func TestAdversarial_InProcess(t *testing.T) {
 			}
 			before := goleak.IgnoreCurrent()
 			opts := []engine.Option{engine.WithTimeout(scriptTimeout(s, s.ReturnCode))}
-			res, err := e.Execute(context.Background(), s.Code, demo.Namespace(), opts...)
+			store := demo.NewStore()
+			res, err := e.Execute(context.Background(), s.Code, store.Namespace(), opts...)
 			require.NoError(t, err)
 			checkBounded(t, res)
 			assert.Equal(t, s.ReturnCode, res.ReturnCode, "error: %s", res.Error)
@@ -71,6 +72,19 @@ func TestAdversarial_InProcess(t *testing.T) {
 			}
 			if !s.AnyOutput {
 				assert.Equal(t, s.Output, res.Stdout)
+			}
+			if res.ReturnCode == engine.CodeOK {
+				// A clean run's interpreter is kept and runs the
+				// script again (engine's progcache.go): nothing the
+				// first run changed may show in the second.
+				store.Reset()
+				again, err := e.Execute(context.Background(), s.Code, store.Namespace(), opts...)
+				require.NoError(t, err)
+				assert.Equal(t, res.ReturnCode, again.ReturnCode, "run again: %s", again.Error)
+				assert.Equal(t, res.Stderr, again.Stderr, "run again")
+				if !s.AnyOutput {
+					assert.Equal(t, s.Output, again.Stdout, "run again")
+				}
 			}
 			if s.Busy != "" {
 				// Documented: a native call runs on after the result;

@@ -68,6 +68,20 @@ type builder struct {
 	// The package last added to, and its symbols.
 	path string
 	syms map[string]reflect.Value
+	// fresh puts the state the replacements hold (os's variables, log's
+	// standard logger) back as a new execution's (Bind).
+	fresh []func()
+	// stderr is os.Stderr, which is also log's output (stderrFile).
+	stderr *osfile.File
+}
+
+// stderrFile returns the execution's os.Stderr, made on first use: log
+// writes to it, so that log.Writer() == os.Stderr, as in Go.
+func (b *builder) stderrFile() *osfile.File {
+	if b.stderr == nil {
+		b.stderr = osfile.NewFile(b.h.Stderr(), "/dev/stderr")
+	}
+	return b.stderr
 }
 
 // exportKeys are the keys in interp.Exports of the packages of paths,
@@ -139,7 +153,13 @@ var replacements = map[string]func(b *builder){
 	// The standard logger of the execution, to its Stderr; Fatal ends
 	// the execution with code 1; SetOutput has no effect.
 	"log": func(b *builder) {
-		logger := log.New(b.h.Stderr(), "", log.LstdFlags)
+		stderr := b.stderrFile()
+		logger := log.New(stderr, "", log.LstdFlags)
+		b.fresh = append(b.fresh, func() {
+			logger.SetOutput(stderr) // log.Default().SetOutput is the logger's own
+			logger.SetPrefix("")
+			logger.SetFlags(log.LstdFlags)
+		})
 		b.add("log", "Flags", reflect.ValueOf(logger.Flags))
 		b.add("log", "SetFlags", reflect.ValueOf(logger.SetFlags))
 		b.add("log", "Prefix", reflect.ValueOf(logger.Prefix))
@@ -170,12 +190,22 @@ var replacements = map[string]func(b *builder){
 	// no environment. Stdout and Stderr are *os.File as in Go (the
 	// package os here: they write to the execution's streams).
 	"os": func(b *builder) {
-		stdout, stderr := osfile.NewFile(b.h.Stdout(), "/dev/stdout"), osfile.NewFile(b.h.Stderr(), "/dev/stderr")
+		h := b.h
+		stdoutFile, stderrFile := osfile.NewFile(h.Stdout(), "/dev/stdout"), b.stderrFile()
+		stdout, stderr := stdoutFile, stderrFile
+		args := []string{"script"}
+		b.fresh = append(b.fresh, func() {
+			// The files themselves too: *os.Stdout = *os.Stderr
+			// changes what the variable points to.
+			*stdoutFile, *stderrFile = *osfile.NewFile(h.Stdout(), "/dev/stdout"), *osfile.NewFile(h.Stderr(), "/dev/stderr")
+			stdout, stderr = stdoutFile, stderrFile
+			args[0] = "script"
+		})
 		b.add("os", "File", reflect.ValueOf((*osfile.File)(nil)))
 		b.add("os", "Exit", reflect.ValueOf(b.h.Exit))
 		b.add("os", "Stdout", reflect.ValueOf(&stdout).Elem())
 		b.add("os", "Stderr", reflect.ValueOf(&stderr).Elem())
-		b.add("os", "Args", reflect.ValueOf([]string{"script"}))
+		b.add("os", "Args", reflect.ValueOf(args))
 		b.add("os", "Getenv", reflect.ValueOf(func(string) string { return "" }))
 		b.add("os", "Environ", reflect.ValueOf(func() []string { return nil }))
 	},
@@ -187,6 +217,19 @@ var replacements = map[string]func(b *builder){
 // source names (pkgstate.go). Only the replacements the source names are made
 // (all when src is ""): a script cannot reach the others.
 func Exports(imports []string, src string, h Hooks) interp.Exports {
+	ex, _ := Bind(imports, src, h)
+	return ex
+}
+
+// Bind is Exports, and a function that puts the state those symbols
+// hold back as Exports made it, for an interpreter that runs its
+// program again (interp.Reset) with the same Hooks: os.Stdout, os.Stderr
+// and os.Args, and the prefix, flags and output of log's standard
+// logger, whatever the last run assigned. Every other replacement
+// reads its execution's state through h alone. The function must not
+// be called while the program runs; programs whose symbols Bind cannot
+// put back are those Rerunnable refuses.
+func Bind(imports []string, src string, h Hooks) (interp.Exports, func()) {
 	t := table()
 	b := &builder{h: h, src: src, ex: make(interp.Exports, len(imports)+1)}
 	packageCopies(b, imports, t)
@@ -201,7 +244,12 @@ func Exports(imports []string, src string, h Hooks) interp.Exports {
 	if len(b.mt) > 0 {
 		b.ex["."] = map[string]reflect.Value{"MapTypes": reflect.ValueOf(b.mt)}
 	}
-	return b.ex
+	fresh := b.fresh
+	return b.ex, func() {
+		for _, f := range fresh {
+			f()
+		}
+	}
 }
 
 // replacedNames returns, by import path, the names Exports replaces:

@@ -201,24 +201,11 @@ func packageCopies(b *builder, imports []string, t *symbolTable) {
 		imported[path] = true
 	}
 	c := newCopier()
-	src := b.src
-	for i := 0; i < len(src); {
-		if !isIdentByte(src[i]) {
-			i++
-			continue
-		}
-		j := i
-		for j < len(src) && isIdentByte(src[j]) {
-			j++
-		}
-		for _, cv := range t.copyNames[src[i:j]] {
-			if imported[cv.path] {
-				// Not settable, as the shared table's variables.
-				b.add(cv.path, cv.name, reflect.ValueOf(c.copy(cv.host).Interface()))
-			}
-		}
-		i = j
-	}
+	t.namedCopies(b.src, imported, func(cv copyVar) bool {
+		// Not settable, as the shared table's variables.
+		b.add(cv.path, cv.name, reflect.ValueOf(c.copy(cv.host).Interface()))
+		return true
+	})
 	if imported["hash/crc32"] {
 		for name, fn := range crc32Funcs(c) {
 			b.add("hash/crc32", name, fn)
@@ -576,15 +563,55 @@ func isIdentByte(c byte) bool {
 
 // Rerunnable reports whether a program with source src importing
 // imports can be run again in the interpreter that compiled it
-// (interp.Reset): none of its imports gets per-execution copies of
-// package variables or functions, and it compiles no source package
-// and no extension, whose globals are initialised at compile time.
+// (interp.Reset), its per-execution symbols put back by Bind's function:
+// it names no package variable that executions get a deep copy of (a
+// run can change what the copy holds) and imports no package whose
+// functions are made per execution over such copies (hash/crc32).
+// Source packages and extensions may be imported: they declare no
+// package variables (TestSourcesDeclareNoVariables), so their part of
+// the interpreter's state is fixed when they are compiled.
 func Rerunnable(imports []string, src string) bool {
 	t := table()
+	copies := false
 	for _, path := range imports {
-		if t.copies[path] != nil || copiedFuncs[path] != nil {
+		if copiedFuncs[path] != nil {
 			return false
 		}
+		copies = copies || t.copies[path] != nil
 	}
-	return len(BinaryExtensions(src)) == 0 && !readsSource(src)
+	if !copies {
+		return true
+	}
+	imported := make(map[string]bool, len(imports))
+	for _, path := range imports {
+		imported[path] = true
+	}
+	named := false
+	t.namedCopies(src, imported, func(copyVar) bool {
+		named = true
+		return false
+	})
+	return !named
+}
+
+// namedCopies calls f with each copied package variable of the imported
+// packages that src names, in the order of the source, until f returns
+// false.
+func (t *symbolTable) namedCopies(src string, imported map[string]bool, f func(copyVar) bool) {
+	for i := 0; i < len(src); {
+		if !isIdentByte(src[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(src) && isIdentByte(src[j]) {
+			j++
+		}
+		for _, cv := range t.copyNames[src[i:j]] {
+			if imported[cv.path] && !f(cv) {
+				return
+			}
+		}
+		i = j
+	}
 }

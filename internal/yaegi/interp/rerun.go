@@ -30,10 +30,11 @@ var ErrBusy = errors.New("interp: the program still runs")
 // nothing, unless the last run has ended entirely. Values the last run
 // handed out (its globals' old slots) are not touched.
 //
-// Reset is for an interpreter whose programs are all of package main
-// and compiled without source packages: a source package's globals are
-// initialised when it is imported, at compile time, and are not
-// initialised again.
+// Reset is for an interpreter whose programs are all of package main:
+// a source package's globals are initialised when it is imported, at
+// compile time, and are not initialised again, so the source packages a
+// program imports must declare no variables (its functions and types are
+// fixed once compiled).
 func (interp *Interpreter) Reset() error {
 	if interp.live.Load() != 0 || interp.calls.Load() != 0 {
 		return ErrBusy
