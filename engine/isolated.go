@@ -59,6 +59,13 @@ type IsolatedConfig struct {
 	Stderr io.Writer
 	// StartTimeout bounds the start of a worker. Default: 20s.
 	StartTimeout time.Duration
+	// PipeTransport has the frames between the host and its workers
+	// (runs, tool calls and their answers, output) cross pipes even
+	// where they cross shared memory by default: on Linux on amd64 and
+	// arm64, where a tool call's round trip then costs no system call
+	// while both sides spin for it. Elsewhere, or where the kernel
+	// refuses the shared memory, the frames take the pipes anyway.
+	PipeTransport bool
 }
 
 // WorkerLimits are the OS limits an isolated worker applies to itself when
@@ -142,6 +149,7 @@ func NewIsolated(cfg IsolatedConfig) (*Isolated, error) {
 		Pool: isolated.Config{
 			Size: cfg.Workers, Path: cfg.Path, Args: cfg.Args,
 			Limits: isolated.Limits(cfg.OS), StartTimeout: cfg.StartTimeout, Stderr: cfg.Stderr,
+			Pipes: cfg.PipeTransport,
 		},
 		Grace:  cfg.Grace,
 		Engine: &bridge{},

@@ -15,8 +15,12 @@ import (
 )
 
 func benchIsolated(b *testing.B) *engine.Isolated {
+	return benchIsolatedWith(b, engine.IsolatedConfig{Workers: 2})
+}
+
+func benchIsolatedWith(b *testing.B, cfg engine.IsolatedConfig) *engine.Isolated {
 	b.Helper()
-	iso, err := engine.NewIsolated(engine.IsolatedConfig{Workers: 2})
+	iso, err := engine.NewIsolated(cfg)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -45,7 +49,17 @@ func BenchmarkIsolated_Trivial(b *testing.B) {
 // times from a worker; (ns/op - BenchmarkIsolated_Trivial) / 1000 is one
 // tool-call round trip over the pipe. Compare BenchmarkExecute_1000ToolCalls.
 func BenchmarkIsolated_1000ToolCalls(b *testing.B) {
-	iso := benchIsolated(b)
+	benchThousandCalls(b, benchIsolated(b))
+}
+
+// BenchmarkIsolated_1000ToolCallsPipes is BenchmarkIsolated_1000ToolCalls
+// with the frames over pipes (IsolatedConfig.PipeTransport), where they
+// cross shared memory by default: the difference is the transport's.
+func BenchmarkIsolated_1000ToolCallsPipes(b *testing.B) {
+	benchThousandCalls(b, benchIsolatedWith(b, engine.IsolatedConfig{Workers: 2, PipeTransport: true}))
+}
+
+func benchThousandCalls(b *testing.B, iso *engine.Isolated) {
 	ns, _ := benchNS()
 	ctx := context.Background()
 	b.ReportAllocs()

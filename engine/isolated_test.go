@@ -93,6 +93,8 @@ func TestRuntimes_SameResult(t *testing.T) {
 	}{
 		{"in-process", engine.New(engine.Config{})},
 		{"isolated", iso},
+		// The pipes, where shared memory carries the frames by default.
+		{"isolated over pipes", newIsolated(t, engine.IsolatedConfig{Grace: 5 * time.Second, PipeTransport: true})},
 	}
 	for _, extra := range extraRuntimes {
 		name, rt := extra(t)

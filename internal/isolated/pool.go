@@ -42,6 +42,10 @@ type Config struct {
 	// discarded (the first and last 4 KiB of each worker's are kept for
 	// Exit).
 	Stderr io.Writer
+	// Pipes has the frames cross the pipes even where they could cross
+	// in shared memory (Linux on amd64 and arm64; see
+	// proc.Config.SharedMemory), to compare the two or to test the pipes.
+	Pipes bool
 }
 
 // Pool keeps Size worker processes started: the one pool of child
@@ -62,7 +66,7 @@ func NewPool(cfg Config) (*Pool, error) {
 	return proc.NewPool(proc.Config{
 		Role: cfg.Role, Size: cfg.Size, Path: cfg.Path, Args: cfg.Args,
 		Env: append([]string{limitsEnv + "=" + l.encode()}, profileEnv()...), TempDir: true, Limited: true,
-		StartTimeout: cfg.StartTimeout, Stderr: cfg.Stderr,
+		StartTimeout: cfg.StartTimeout, Stderr: cfg.Stderr, SharedMemory: !cfg.Pipes,
 		Hint: " (does main call engine.MaybeServeWorker first?)",
 	}, func(c *proc.Child) *Worker { return &Worker{Child: c} })
 }
@@ -105,6 +109,10 @@ func (w *Worker) SetHandler(h Handler) {
 	w.handler.Store(&h)
 }
 
+// readSpin is how long the reading of a worker's frames spins for data
+// after the last it got, while a handler is installed.
+const readSpin = 50 * time.Microsecond
+
 // frameReader is the reading of a worker's frames by one goroutine; it
 // is handed to another when a handling function blocks (see SetHandler).
 type frameReader struct {
@@ -141,8 +149,14 @@ func (w *Worker) Read() {
 	// Read the worker's frames with blocking reads on a thread of their
 	// own rather than through the network poller: a tool-call round
 	// trip wakes the reader directly, several microseconds sooner.
-	_ = w.Out().Fd()
 	spin := func() bool { return w.handler.Load() != nil }
+	if ring := w.Ring(); ring != nil {
+		// Shared memory: the reader spins on the ring's words alone.
+		ring.SetSpin(spin, readSpin)
+		newFrameReader(w, wire.NewReader(ring)).loop()
+		return
+	}
+	_ = w.Out().Fd()
 	newFrameReader(w, wire.NewReader(newSpinReader(w.Out(), spin))).loop()
 }
 

@@ -35,6 +35,7 @@ type Conn struct {
 	W *wire.Writer
 
 	arrived func() bool   // the pipe holds bytes; nil when unknown
+	shared  bool          // the frames cross in shared memory: arrived costs no system call
 	out     *lockedWriter // W's stream, for WriteFrames
 }
 
@@ -152,6 +153,15 @@ func (cfg ServeConfig) role() proc.Role {
 			src, arrived := newPipeReader(in)
 			lw := &lockedWriter{w: out}
 			return cfg.Serve(&Conn{R: wire.NewReader(src), W: wire.NewWriter(lw), arrived: arrived, out: lw})
+		},
+		ServeShared: func(r *proc.RingReader, w *proc.RingWriter) error {
+			if cfg.Serve == nil {
+				return nil
+			}
+			defer prof.stop()
+			lw := &lockedWriter{w: w}
+			arrived := func() bool { return r.Buffered() > 0 }
+			return cfg.Serve(&Conn{R: wire.NewReader(r), W: wire.NewWriter(lw), arrived: arrived, out: lw, shared: true})
 		},
 	}
 }

@@ -27,9 +27,6 @@ type spinReader struct {
 	err error
 }
 
-// readSpin is how long a reader spins for data after the last it got.
-const readSpin = 50 * time.Microsecond
-
 // newSpinReader reads f (a pipe in blocking mode, whose descriptor this
 // reader then owns) with spinning, or returns f when it cannot.
 func newSpinReader(f *os.File, spin func() bool) io.Reader {

@@ -51,6 +51,13 @@ type Config struct {
 	// Stderr receives a copy of the children's standard error. Default:
 	// discarded (each child's first and last 4 KiB are kept for Exit).
 	Stderr io.Writer
+	// SharedMemory has the frames cross in memory both processes map
+	// (a ring each way, see RingReader) instead of the pipes, on Linux
+	// (amd64, arm64); elsewhere it is ignored. The role must serve it
+	// (Role.ServeShared). A frame then crosses with no system call while
+	// its reader spins for it. Where the kernel refuses the memory, the
+	// frames take the pipes (Child.Ring is nil).
+	SharedMemory bool
 	// Hint ends the message of a StartError for a child that ran but did
 	// not say hello, e.g. " (does main call executor.MaybeServeChild
 	// first?)".
@@ -93,6 +100,11 @@ type Child struct {
 	dir     string
 	w       *wire.Writer
 	in, out *os.File // host ends: frames to the child, frames from it
+	// The shared memory, when Config.SharedMemory: frames go through
+	// ring and the pipes only tell each side that the other has ended.
+	ring    *region
+	ringR   *RingReader
+	shmFile *os.File // the child's end, closed once it has started
 	stderr  *tailBuffer
 	limited bool
 	hello   bool // the child said hello; set before the reading starts
@@ -113,15 +125,36 @@ func newChild(cfg *Config) (*Child, *os.File, *os.File, error) {
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	outR, outW, err := framePipe()
+	var reg *region
+	var shm *os.File
+	if cfg.SharedMemory && ringsSupported {
+		// Refused (a kernel without memfd_create, a filter): the
+		// frames take the pipes.
+		reg, shm, _ = createRegion()
+	}
+	pipe := framePipe
+	if reg != nil {
+		// Read only to see it end (watchEnd), by the poller.
+		pipe = os.Pipe
+	}
+	outR, outW, err := pipe()
 	if err != nil {
 		inR.Close()
 		inW.Close()
+		if shm != nil {
+			shm.Close()
+		}
 		return nil, nil, nil, err
 	}
 	c := &Child{
 		w: wire.NewWriter(inW), in: inW, out: outR, stderr: &tailBuffer{max: 4096}, limited: cfg.Limited,
 		frames: make(chan wire.Frame, frameBuffer), quit: make(chan struct{}), readEnd: make(chan struct{}),
+	}
+	if reg != nil {
+		var w *RingWriter
+		c.ring, c.shmFile = reg, shm
+		c.ringR, w = reg.hostEnds()
+		c.w = wire.NewWriter(w)
 	}
 	if cfg.TempDir {
 		if c.dir, err = os.MkdirTemp("", "toolscript-worker-"); err != nil {
@@ -136,6 +169,10 @@ func newChild(cfg *Config) (*Child, *os.File, *os.File, error) {
 	cmd.Env = cfg.Env
 	cmd.Dir = c.dir
 	cmd.ExtraFiles = []*os.File{inR, outW} // fd 3: frames in, fd 4: frames out
+	if shm != nil {
+		cmd.ExtraFiles = append(cmd.ExtraFiles, shm) // fd 5: the rings
+		cmd.Env = append(cmd.Env, sharedEnv+"=5")
+	}
 	cmd.Stdout = cfg.Stdout
 	cmd.Stderr = c.stderr
 	if cfg.Stderr != nil {
@@ -150,6 +187,7 @@ func newChild(cfg *Config) (*Child, *os.File, *os.File, error) {
 func (c *Child) discard() {
 	c.in.Close()
 	c.out.Close()
+	c.closeShm()
 	if c.dir != "" {
 		os.RemoveAll(c.dir)
 	}
@@ -251,8 +289,33 @@ func (c *Child) Send(f wire.Frame) error { return c.w.Write(f) }
 func (c *Child) Writer() *wire.Writer { return c.w }
 
 // Out returns the pipe of the frames the child sends, for the reading
-// (Member.Read); the hello has been read from it.
+// (Member.Read); the hello has been read from it. With shared memory
+// (Ring is not nil) the frames come through the ring instead, and Out
+// carries nothing more.
 func (c *Child) Out() *os.File { return c.out }
+
+// Ring returns the reader of the frames the child sends when they come
+// through shared memory (Config.SharedMemory), else nil. It ends as the
+// pipe would: when the child exits or is killed, once what it wrote has
+// been read.
+func (c *Child) Ring() *RingReader { return c.ringR }
+
+// closeShm closes the host's copy of the child's end of the shared
+// memory, once the child holds it (or will not start).
+func (c *Child) closeShm() {
+	if c.shmFile != nil {
+		c.shmFile.Close()
+		c.shmFile = nil
+	}
+}
+
+// startWatch has the ring end when the child's pipe does; the pool
+// calls it once the hello is read.
+func (c *Child) startWatch() {
+	if c.ring != nil {
+		go c.ring.watchEnd(c.out)
+	}
+}
 
 // Frames returns the frames the reading hands on. It is closed when the
 // child's pipe ends (the child exited or was killed) or the child is
@@ -309,7 +372,11 @@ func (c *Child) Proc() *Child { return c }
 // Read is the plain reading: every frame of Out to Frames, until the
 // stream ends or the child is ended.
 func (c *Child) Read() {
-	r := wire.NewReader(c.out)
+	var src io.Reader = c.out
+	if c.ringR != nil {
+		src = c.ringR
+	}
+	r := wire.NewReader(src)
 	for {
 		f, err := r.Read()
 		if err != nil {
@@ -362,6 +429,10 @@ func (c *Child) finish(reason string) {
 	close(c.quit)
 	c.in.Close()
 	c.out.Close()
+	if c.ring != nil {
+		// Whatever holds the pipe's other end, the child is gone.
+		c.ring.end(io.EOF)
+	}
 	if c.reading {
 		<-c.readEnd
 	}

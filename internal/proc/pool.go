@@ -191,6 +191,7 @@ func (p *Pool[M]) start() (M, error) {
 	}
 	inR.Close()
 	outW.Close()
+	c.closeShm()
 	if err != nil {
 		c.discard()
 		return fail(fmt.Sprintf("start %s: %v", p.cfg.Path, err), Exit{}, "")
@@ -204,6 +205,7 @@ func (p *Pool[M]) start() (M, error) {
 		p.forget(c)
 		return fail(reason, e, p.cfg.Hint)
 	}
+	c.startWatch()
 	c.reading = true
 	go m.Read()
 	return m, nil

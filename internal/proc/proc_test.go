@@ -32,7 +32,8 @@ func TestMain(m *testing.M) {
 		time.Sleep(time.Minute) // a child of the spawner tests: wait to be killed
 		os.Exit(0)
 	}
-	Register("echo", Role{Serve: serveEcho})
+	Register("echo", Role{Serve: serveEcho, ServeShared: serveEchoShared})
+	registerRingRoles()
 	Register("bad-setup", Role{Setup: func() error { return errors.New("no setup today") }, Serve: serveEcho})
 	Register("env", Role{Setup: func() error { os.Clearenv(); return nil }, Serve: serveEcho})
 	MaybeServe()
@@ -41,7 +42,16 @@ func TestMain(m *testing.M) {
 
 // serveEcho answers each call with its name, except "exit" (exits with
 // the code in its arguments after a line on standard error) and "panic".
-func serveEcho(in, out *os.File) error {
+func serveEcho(in, out *os.File) error { return serveEchoOn(in, out) }
+
+// serveEchoShared is serveEcho over shared memory, spinning for 50 µs
+// after each frame.
+func serveEchoShared(r *RingReader, w *RingWriter) error {
+	r.SetSpin(func() bool { return true }, 50*time.Microsecond)
+	return serveEchoOn(r, w)
+}
+
+func serveEchoOn(in io.Reader, out io.Writer) error {
 	r, w := wire.NewReader(in), wire.NewWriter(out)
 	for {
 		f, err := r.Read()
@@ -65,6 +75,9 @@ func serveEcho(in, out *os.File) error {
 		case "panic":
 			go panic("child exploded")
 			select {}
+		case "echo":
+			_ = w.Send(wire.TypeResult, f.ID, &wire.Result{Value: c.Args})
+			continue
 		case "env":
 			raw, _ := json.Marshal(os.Environ())
 			_ = w.Send(wire.TypeResult, f.ID, &wire.Result{Value: raw})
@@ -154,7 +167,7 @@ func call(t *testing.T, c *Child, name string, args any) (json.RawMessage, bool)
 	return nil, false
 }
 
-func get(t *testing.T, p *Pool[*Child]) *Child {
+func get(t testing.TB, p *Pool[*Child]) *Child {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()

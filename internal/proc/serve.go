@@ -14,6 +14,10 @@ import (
 // value is the role the host started it for (Config.Role).
 const RoleEnv = "TOOLSCRIPT_CHILD"
 
+// sharedEnv names, in a child's environment, the file descriptor of its
+// shared memory when the host gave it some (Config.SharedMemory).
+const sharedEnv = "TOOLSCRIPT_CHILD_SHM"
+
 // Role is what a child process started for a role runs.
 type Role struct {
 	// Setup runs first, before the hello, so the host counts the child as
@@ -25,6 +29,12 @@ type Role struct {
 	// closes in or asks for a shutdown; an error ends the child with
 	// ExitServe. Required.
 	Serve func(in, out *os.File) error
+	// ServeShared handles the host's frames when they come through
+	// shared memory (Config.SharedMemory): r reads them, w writes the
+	// child's, and r ends when the host closes its end of the pipes or
+	// ends. A child started with shared memory whose role has no
+	// ServeShared fails its setup. Optional.
+	ServeShared func(r *RingReader, w *RingWriter) error
 }
 
 var (
@@ -87,11 +97,31 @@ func Serve() (int, error) {
 		return ExitSetup, errors.New("proc: not started as a child process (" + RoleEnv + " is not set)")
 	}
 	serving.Store(true)
+	shared := os.Getenv(sharedEnv) // before Setup, which may clear it
+	os.Unsetenv(sharedEnv)         // the role sees only its own
 	rolesMu.Lock()
 	r, ok := roles[name]
 	rolesMu.Unlock()
 	if !ok {
 		return ExitSetup, fmt.Errorf("proc: this binary has no child role %q", name)
+	}
+	var reg *region
+	if shared != "" {
+		if r.ServeShared == nil {
+			return ExitSetup, fmt.Errorf("proc: child role %q cannot serve shared memory", name)
+		}
+		// Mapped before Setup's limits: a shared mapping is no data.
+		f := os.NewFile(5, "toolscript-shm")
+		var err error
+		if shared != "5" || f == nil {
+			err = fmt.Errorf("descriptor %q", shared)
+		} else {
+			reg, err = mapRegion(f)
+			f.Close()
+		}
+		if err != nil {
+			return ExitSetup, fmt.Errorf("proc: the host's shared memory: %w", err)
+		}
 	}
 	if r.Setup != nil {
 		if err := r.Setup(); err != nil {
@@ -107,7 +137,17 @@ func Serve() (int, error) {
 	if err := wire.NewWriter(out).Send(wire.TypeHello, 0, &wire.Hello{Version: wire.Version, PID: os.Getpid(), Role: name}); err != nil {
 		return ExitSetup, fmt.Errorf("proc: send hello: %w", err)
 	}
-	if err := r.Serve(in, out); err != nil {
+	var err error
+	if reg != nil {
+		// The host's pipe ends when it closes it or exits: so does the
+		// ring.
+		go reg.watchEnd(in)
+		rr, rw := reg.childEnds()
+		err = r.ServeShared(rr, rw)
+	} else {
+		err = r.Serve(in, out)
+	}
+	if err != nil {
 		return ExitServe, err
 	}
 	return 0, nil
