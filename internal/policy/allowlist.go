@@ -1,11 +1,13 @@
 package policy
 
 import (
+	"cmp"
 	"math"
 	"reflect"
 	"slices"
 	"sort"
 	"strings"
+	"unsafe"
 )
 
 // allowlist are the standard packages a script may import, by import path,
@@ -89,18 +91,19 @@ func Extension(path string) (string, map[string][]byte) {
 
 // sourceDeps are the host packages each source package imports: packages
 // of the allowlist, or toolscript's own (hostOnly).
-var sourceDeps = map[string][]string{"slices": {"sort", floatsPath}}
+var sourceDeps = map[string][]string{"slices": {"sort", nativePath}}
 
-// floatsPath is the import path of the native helpers of the source
+// nativePath is the import path of the native helpers of the source
 // packages, which scripts cannot import (hostOnly).
-const floatsPath = "toolscript/floats"
+const nativePath = "toolscript/native"
 
 // hostOnly are the native packages only the source packages import: import
 // path -> symbols. The slices source cannot tell a negative zero of a type
 // parameter's type itself (its value cannot be converted to a float where
-// the type may be a string), so its Max and Min ask NegZero.
+// the type may be a string), so its Max and Min ask NegZero; its Sort has
+// SortOrdered sort natively what it can.
 var hostOnly = map[string]map[string]reflect.Value{
-	floatsPath: {"NegZero": reflect.ValueOf(NegZero)},
+	nativePath: {"NegZero": reflect.ValueOf(NegZero), "SortOrdered": reflect.ValueOf(SortOrdered)},
 }
 
 // NegZero reports whether v is a floating-point negative zero, of any type
@@ -114,6 +117,63 @@ func NegZero(v any) bool {
 		return f == 0 && math.Signbit(f)
 	}
 	return false
+}
+
+// SortOrdered sorts s, a slice whose elements are of a basic ordered
+// kind (an integer, a float or a string type, named or not), as the
+// standard library's slices.Sort does, natively, and reports true; for any
+// other value it does nothing and reports false. Ordering by the kind is
+// Go's for a type parameter constrained by cmp.Ordered: < of the
+// underlying type, NaNs first. The slices source's Sort calls it, so that
+// sorting a slice of numbers or strings costs no call back into the
+// interpreter per comparison (sort.Slice's less).
+func SortOrdered(s any) bool {
+	rv := reflect.ValueOf(s)
+	if rv.Kind() != reflect.Slice {
+		return false
+	}
+	switch rv.Type().Elem().Kind() {
+	case reflect.Int:
+		sortAs[int](rv)
+	case reflect.Int8:
+		sortAs[int8](rv)
+	case reflect.Int16:
+		sortAs[int16](rv)
+	case reflect.Int32:
+		sortAs[int32](rv)
+	case reflect.Int64:
+		sortAs[int64](rv)
+	case reflect.Uint:
+		sortAs[uint](rv)
+	case reflect.Uint8:
+		sortAs[uint8](rv)
+	case reflect.Uint16:
+		sortAs[uint16](rv)
+	case reflect.Uint32:
+		sortAs[uint32](rv)
+	case reflect.Uint64:
+		sortAs[uint64](rv)
+	case reflect.Uintptr:
+		sortAs[uintptr](rv)
+	case reflect.Float32:
+		sortAs[float32](rv)
+	case reflect.Float64:
+		sortAs[float64](rv)
+	case reflect.String:
+		sortAs[string](rv)
+	default:
+		return false
+	}
+	return true
+}
+
+// sortAs sorts rv, a slice whose element type has T's kind, so T's
+// layout, as a []T.
+func sortAs[T cmp.Ordered](rv reflect.Value) {
+	if rv.Len() < 2 {
+		return
+	}
+	slices.Sort(unsafe.Slice((*T)(rv.UnsafePointer()), rv.Len()))
 }
 
 // paths is the sorted list of every standard import path a script may use.

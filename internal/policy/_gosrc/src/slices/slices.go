@@ -10,7 +10,7 @@ package slices
 
 import (
 	"sort"
-	"toolscript/floats"
+	"toolscript/native"
 )
 
 type ordered interface {
@@ -56,8 +56,12 @@ func Equal[S ~[]E, E comparable](s1, s2 S) bool {
 	return true
 }
 
-// Sort sorts s in increasing order.
+// Sort sorts s in increasing order: natively (SortOrdered sorts every
+// slice of an integer, float or string kind), else by sort.Slice.
 func Sort[S ~[]E, E ordered](s S) {
+	if native.SortOrdered(s) {
+		return
+	}
 	sort.Slice(s, func(i, j int) bool { return cmpLess(s[i], s[j]) })
 }
 
@@ -67,13 +71,37 @@ func cmpLess[E ordered](x, y E) bool {
 }
 
 // SortFunc sorts s by cmp, which returns a negative number when a < b.
+// Up to 12 elements it sorts by insertion here, as Go's pdqsort does
+// below that length, calling cmp in the same order; longer slices go to
+// sort.Slice, the same pdqsort as Go's slices.SortFunc, whose less calls
+// back into the interpreter.
 func SortFunc[S ~[]E, E any](s S, cmp func(a, b E) int) {
+	if len(s) <= 12 {
+		insertionSort(s, cmp)
+		return
+	}
 	sort.Slice(s, func(i, j int) bool { return cmp(s[i], s[j]) < 0 })
 }
 
-// SortStableFunc sorts s by cmp, keeping the order of equal elements.
+// SortStableFunc sorts s by cmp, keeping the order of equal elements:
+// by insertion here up to 20 elements, as Go's stable sort does for each
+// block of 20, else by sort.SliceStable (the same algorithm as Go's).
 func SortStableFunc[S ~[]E, E any](s S, cmp func(a, b E) int) {
+	if len(s) <= 20 {
+		insertionSort(s, cmp)
+		return
+	}
 	sort.SliceStable(s, func(i, j int) bool { return cmp(s[i], s[j]) < 0 })
+}
+
+// insertionSort sorts s by cmp, moving each element left past the
+// greater ones before it.
+func insertionSort[E any](s []E, cmp func(a, b E) int) {
+	for i := 1; i < len(s); i++ {
+		for j := i; j > 0 && cmp(s[j], s[j-1]) < 0; j-- {
+			s[j], s[j-1] = s[j-1], s[j]
+		}
+	}
 }
 
 // IsSorted reports whether s is sorted in increasing order.
@@ -559,7 +587,7 @@ func maxOf[E ordered](x, y E) E {
 	if x != x {
 		return x
 	}
-	if y != y || y > x || y == x && floats.NegZero(x) {
+	if y != y || y > x || y == x && native.NegZero(x) {
 		return y
 	}
 	return x
@@ -571,7 +599,7 @@ func minOf[E ordered](x, y E) E {
 	if x != x {
 		return x
 	}
-	if y != y || y < x || y == x && floats.NegZero(y) {
+	if y != y || y < x || y == x && native.NegZero(y) {
 		return y
 	}
 	return x
