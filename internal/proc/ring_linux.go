@@ -226,28 +226,16 @@ func (r *RingReader) take(p []byte, n int) int {
 		copy(p[c:n], data)
 	}
 	r.head += uint64(n)
-	atomic.StoreUint64(reg.word64(r.base+offHead), r.head)
-	seq := reg.word32(r.base + offRoomSeq)
-	atomic.AddUint32(seq, 1)
-	if atomic.LoadUint32(reg.word32(r.base+offWWait)) != 0 {
-		futexWake(seq)
-	}
+	reg.publish(r.base, offHead, r.head, offRoomSeq, offWWait)
 	return n
 }
 
 // sleep waits on the futex until the writer publishes (or the stream
 // ends, or sleepSlice passes).
 func (r *RingReader) sleep() {
-	reg := r.reg
-	seqW, waitW := reg.word32(r.base+offDataSeq), reg.word32(r.base+offRWait)
-	seq := atomic.LoadUint32(seqW)
-	atomic.StoreUint32(waitW, 1)
-	// Looked at again once the flag is up: a writer that published
-	// before it saw no sleeper, one after it wakes this one.
-	if atomic.LoadUint64(reg.word64(r.base+offTail)) == r.head && !reg.closed.Load() {
-		futexWait(seqW, seq, sleepSlice)
-	}
-	atomic.StoreUint32(waitW, 0)
+	r.reg.sleep(r.base, offDataSeq, offRWait, func() bool {
+		return atomic.LoadUint64(r.reg.word64(r.base+offTail)) == r.head
+	})
 }
 
 // Write writes all of p, waiting for room as needed; it fails once the
@@ -282,12 +270,7 @@ func (w *RingWriter) Write(p []byte) (int, error) {
 			copy(data, p[c:n])
 		}
 		w.tail += uint64(n)
-		atomic.StoreUint64(reg.word64(w.base+offTail), w.tail)
-		seq := reg.word32(w.base + offDataSeq)
-		atomic.AddUint32(seq, 1)
-		if atomic.LoadUint32(reg.word32(w.base+offRWait)) != 0 {
-			futexWake(seq)
-		}
+		reg.publish(w.base, offTail, w.tail, offDataSeq, offRWait)
 		p, done = p[n:], done+n
 	}
 	return done, nil
@@ -296,14 +279,36 @@ func (w *RingWriter) Write(p []byte) (int, error) {
 // sleep waits on the futex until the reader makes room (or the stream
 // ends, or sleepSlice passes).
 func (w *RingWriter) sleep() {
-	reg := w.reg
-	seqW, waitW := reg.word32(w.base+offRoomSeq), reg.word32(w.base+offWWait)
+	w.reg.sleep(w.base, offRoomSeq, offWWait, func() bool {
+		return w.tail-atomic.LoadUint64(w.reg.word64(w.base+offHead)) == ringBytes
+	})
+}
+
+// publish stores a side's count v at off in the ring at base, bumps the
+// futex word at seqOff and wakes the other side when its flag at waitOff
+// says it sleeps (or is about to).
+func (r *region) publish(base, off int, v uint64, seqOff, waitOff int) {
+	atomic.StoreUint64(r.word64(base+off), v)
+	seq := r.word32(base + seqOff)
+	atomic.AddUint32(seq, 1)
+	if atomic.LoadUint32(r.word32(base+waitOff)) != 0 {
+		futexWake(seq)
+	}
+}
+
+// sleep sleeps on the futex word at seqOff of the ring at base while
+// blocked reports true, with the flag at waitOff raised: blocked is asked
+// again once the flag is up, so that a side that published before saw no
+// sleeper and one after it wakes this one.
+func (r *region) sleep(base, seqOff, waitOff int, blocked func() bool) {
+	seqW, waitW := r.word32(base+seqOff), r.word32(base+waitOff)
 	seq := atomic.LoadUint32(seqW)
 	atomic.StoreUint32(waitW, 1)
-	if w.tail-atomic.LoadUint64(reg.word64(w.base+offHead)) == ringBytes && !reg.closed.Load() {
+	if blocked() && !r.closed.Load() {
 		futexWait(seqW, seq, sleepSlice)
 	}
 	atomic.StoreUint32(waitW, 0)
+	runtime.KeepAlive(r)
 }
 
 // SpinPause is one turn of a spinning wait: a few turns of looking
