@@ -34,7 +34,13 @@
 // empty temporary working directory, no environment but two variables of
 // its own (its role and its limits), and pipes on file descriptors 3
 // (host to worker) and 4 (worker to host) that carry the frames of
-// package internal/wire. The pool is package internal/proc's, the one
+// package internal/wire. On Linux (amd64, arm64) the frames after the
+// hello cross shared memory instead: a memory file on descriptor 5 that
+// both map, a byte ring each way (proc.RingReader, proc.RingWriter), so
+// a tool call and its answer cost no system call while each side spins
+// for the other; the pipes then only tell each side that the other has
+// ended, and neither side trusts the other's words in the rings
+// (Config.Pipes keeps the frames on the pipes). The pool is package internal/proc's, the one
 // mechanism for child processes that the executor's process backend uses
 // too: its start timeout, replacement, killing and exit classification
 // ([Exit]). The worker's main calls the hook of every child process
