@@ -156,12 +156,15 @@ func jsonMethodIn(t *itype, marshal, top bool, seen map[*itype]bool) (string, st
 		return "", ""
 	}
 	seen[t] = true
-	methods := jsonUnmarshalMethods
+	methods, order := jsonUnmarshalMethods, [...]string{"UnmarshalJSON", "UnmarshalText"}
 	if marshal {
-		methods = jsonMarshalMethods
+		methods, order = jsonMarshalMethods, [...]string{"MarshalJSON", "MarshalText"}
 	}
 	if t.cat != ptrT && t.cat != interfaceT {
-		for m, sig := range methods {
+		// In encoding/json's order of preference, so that the method
+		// named is always the one it would call.
+		for _, m := range order {
+			sig := methods[m]
 			if scriptHasMethod(t, m, sig) || scriptHasMethod(ptrOf(t), m, sig) {
 				if top && scriptHasMethod(t, m, sig) {
 					return "", ""
