@@ -62,7 +62,7 @@ func (x *execution) resultError(at [3]int, err error) error {
 
 // traceStart enters a tool call in the trace, with x.mu held, and returns
 // its index, or -1 when the trace is full (MaxTraceBytes).
-func (x *execution) traceStart(name string, args map[string]any, size int64, start time.Time) int {
+func (x *execution) traceStart(name string, args map[string]any, size int64, start time.Duration) int {
 	omitted := size > MaxTraceArgBytes
 	kept := size
 	if omitted {
@@ -87,7 +87,7 @@ func (x *execution) traceEnd(i int, d time.Duration, err error) {
 		x.calls[i].Error = msg
 		x.traceBytes += int64(len(msg))
 	}
-	x.starts[i] = time.Time{}
+	x.starts[i] = -1
 }
 
 // traceEnter is the bound of a tool-call trace, in both runtimes: it
