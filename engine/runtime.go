@@ -141,17 +141,24 @@ func monoNow() time.Duration { return time.Since(monoBase) }
 
 // callTool runs one tool call from the script: limits, trace, panics.
 func (x *execution) callTool(p projection.ToolProjection, args map[string]any) (res any, err error) {
-	return x.call(p, args, false)
+	return x.call(p, args, false, nil)
 }
 
 // callOwned is callTool for a map of arguments that only the tool can
 // reach: a map literal written in the call (see interp.Options.OwnedCall).
 func (x *execution) callOwned(p projection.ToolProjection, args map[string]any) (res any, err error) {
-	return x.call(p, args, true)
+	return x.call(p, args, true, nil)
 }
 
-// call runs one tool call; owned says whether args is the call's own map.
-func (x *execution) call(p projection.ToolProjection, args map[string]any, owned bool) (res any, err error) {
+// callOwnedAt is callOwned from the call site whose argument maps' keys
+// site remembers.
+func (x *execution) callOwnedAt(p projection.ToolProjection, args map[string]any, site *argKeys) (res any, err error) {
+	return x.call(p, args, true, site)
+}
+
+// call runs one tool call; owned says whether args is the call's own map,
+// site (nil for none) remembers the keys of its call site's maps.
+func (x *execution) call(p projection.ToolProjection, args map[string]any, owned bool, site *argKeys) (res any, err error) {
 	if x.ended.Load() {
 		return nil, &ToolError{Tool: p.Name(), Err: ErrExecutionEnded}
 	}
@@ -172,7 +179,7 @@ func (x *execution) call(p projection.ToolProjection, args map[string]any, owned
 	var size int64
 	var cerr error
 	if owned {
-		size, cerr = ownArgs(args)
+		size, cerr = site.own(args)
 	} else {
 		args, size, cerr = copyArgs(args)
 	}
