@@ -3,6 +3,7 @@ package engine_test
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/toolscript/toolscript/engine"
 	"github.com/toolscript/toolscript/projection"
@@ -119,4 +120,66 @@ result(total)`
 			b.Fatal(err, res.Error)
 		}
 	}
+}
+
+// BenchmarkExecute_1000Squares is the benchmark runner's calls_1000: 1000
+// tool calls of a float64-valued tool whose results the loop asserts.
+// Compare BenchmarkExecute_1000Loop, the same loop without the calls.
+func BenchmarkExecute_1000Squares(b *testing.B) {
+	sq := projection.MustDirect("square", func(_ context.Context, a map[string]any) (any, error) {
+		n := a["n"].(int)
+		return float64(n * n), nil
+	}, "Square.")
+	ns := map[string]projection.ToolProjection{sq.Name(): sq}
+	code := `n, sum := 0, 0.0
+for i := 0; i < 1000; i++ {
+	r, err := tools.Square(map[string]any{"n": i})
+	if err != nil {
+		panic(err)
+	}
+	sum += r.(float64)
+	n++
+}
+fmt.Println(n, int(sum))
+`
+	ctx := context.Background()
+	b.ReportAllocs()
+	cpu := hostCPU()
+	for b.Loop() {
+		res, err := engine.Execute(ctx, code, ns, engine.WithLimits(engine.Limits{MaxToolCalls: engine.Unlimited}))
+		if err != nil || res.ReturnCode != 0 || res.Stdout != "1000 332833500\n" {
+			b.Fatal(err, res.Error, res.Stdout)
+		}
+	}
+	reportCPU(b, cpu)
+}
+
+// reportCPU reports the CPU time this process used per operation since
+// start (hostCPU), the GC's workers included: less disturbed than the
+// wall-clock time by the other load of a shared machine.
+func reportCPU(b *testing.B, start time.Duration) {
+	b.ReportMetric(float64((hostCPU()-start).Nanoseconds())/float64(b.N), "CPU-ns/op")
+}
+
+// BenchmarkExecute_1000Loop is the benchmark runner's loop_1000: the loop
+// of BenchmarkExecute_1000Squares with each call replaced by its result.
+func BenchmarkExecute_1000Loop(b *testing.B) {
+	code := `n, sum := 0, 0.0
+for i := 0; i < 1000; i++ {
+	r := any(float64(i * i))
+	sum += r.(float64)
+	n++
+}
+fmt.Println(n, int(sum))
+`
+	ctx := context.Background()
+	b.ReportAllocs()
+	cpu := hostCPU()
+	for b.Loop() {
+		res, err := engine.Execute(ctx, code, nil)
+		if err != nil || res.ReturnCode != 0 || res.Stdout != "1000 332833500\n" {
+			b.Fatal(err, res.Error, res.Stdout)
+		}
+	}
+	reportCPU(b, cpu)
 }

@@ -303,3 +303,34 @@ func TestResult_LocalFunctionNamedResult(t *testing.T) {
 		})
 	}
 }
+
+// TestToolCalls_LiteralArgsOwnedSiteKeys checks the calls of one call site
+// whose literal's keys change from call to call (the engine reads a
+// site's maps by the keys it last saw): each call's arguments are what
+// the script wrote, containers copied, however the keys change.
+func TestToolCalls_LiteralArgsOwnedSiteKeys(t *testing.T) {
+	var seen []map[string]any
+	ns := nsOf(projection.MustDirect("get", func(args map[string]any) (any, error) {
+		seen = append(seen, args)
+		return len(args), nil
+	}, "Get."))
+	code := `tags := []any{"a"}
+keys := []string{"x", "x", "y", "x", "z", "z", "x", "y", "w", "x", "x"}
+for i, k := range keys {
+	tools.Get(map[string]any{k: i, "tags": tags})
+	tags[0] = k
+}`
+	res, err := engine.Execute(context.Background(), code, ns)
+	require.NoError(t, err)
+	require.Equal(t, engine.CodeOK, res.ReturnCode, res.Error)
+	keys := []string{"x", "x", "y", "x", "z", "z", "x", "y", "w", "x", "x"}
+	require.Len(t, res.ToolCalls, len(keys))
+	require.Len(t, seen, len(keys))
+	prev := "a"
+	for i, k := range keys {
+		want := map[string]any{k: i, "tags": []any{prev}}
+		assert.Equal(t, want, res.ToolCalls[i].Args, "call %d", i)
+		assert.Equal(t, want, seen[i], "call %d", i)
+		prev = k
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"math"
 	"reflect"
 	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/toolscript/toolscript/internal/yaegi/interp"
@@ -431,4 +432,64 @@ func mayRefer(t reflect.Type) bool {
 		return r
 	}
 	return false
+}
+
+// argKeys remembers the keys of the argument maps of one call site whose
+// maps are its own (a map literal written in the call), which are the
+// same keys call after call when the literal's keys are constants: own
+// then reads each entry by its key, cheaper than ranging over the map
+// (which starts an iterator at a random place). Calls from several
+// goroutines may share a site.
+type argKeys struct {
+	keys    atomic.Pointer[[]string] // the last map's keys, never changed once stored
+	refresh atomic.Int32             // the times keys was stored
+}
+
+// maxKeyRefresh is the number of times a site's keys are stored: past
+// it, a site whose maps change their keys ranges over each map.
+const maxKeyRefresh = 4
+
+// own is ownArgs(m), by the site's keys when m has exactly those (a nil
+// site remembers none).
+func (s *argKeys) own(m map[string]any) (int64, error) {
+	if s == nil {
+		return ownArgs(m)
+	}
+	if keys := s.keys.Load(); keys != nil && len(*keys) == len(m) {
+		// As many distinct keys as m's, each of them in m: m's keys.
+		c := valueCopier{budget: math.MaxInt64}
+		c.add(2)
+		hit := true
+		for _, k := range *keys {
+			e, ok := m[k]
+			if !ok {
+				hit = false
+				break
+			}
+			c.add(len(k) + 4)
+			if n, ok := scalarCost(e); ok {
+				c.add(n)
+				continue
+			}
+			m[k] = c.value(e, 1)
+			if c.err != nil {
+				return c.size, c.err
+			}
+		}
+		if hit {
+			return c.size, nil
+		}
+		// The entries already read hold copies, which ownArgs copies
+		// again: the tool still gets values the script cannot reach.
+	}
+	size, err := ownArgs(m)
+	if err == nil && s.refresh.Load() < maxKeyRefresh {
+		s.refresh.Add(1)
+		keys := make([]string, 0, len(m))
+		for k := range m {
+			keys = append(keys, k)
+		}
+		s.keys.Store(&keys)
+	}
+	return size, err
 }

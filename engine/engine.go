@@ -505,13 +505,24 @@ func (x *execution) result(code int, err error) CodeResult {
 		Err:        err,
 	}
 	r.ToolCallsTruncated = x.traceCut
-	if len(x.calls) > 0 {
-		// A copy: calls still running keep writing to the execution's.
-		r.ToolCalls = append([]ToolCall(nil), x.calls...)
-		for i, start := range x.starts {
-			if !start.IsZero() {
-				r.ToolCalls[i].Duration = time.Since(start)
-				r.ToolCalls[i].Error = ErrCallUnfinished.Error()
+	if n := len(x.calls); n > 0 {
+		running := false
+		for _, start := range x.starts {
+			running = running || start >= 0
+		}
+		if !running {
+			// No call writes to these entries any more: the trace is
+			// the result's (a call that starts now is entered after
+			// them, beyond the result's capacity).
+			r.ToolCalls = x.calls[:n:n]
+		} else {
+			// A copy: calls still running keep writing to the execution's.
+			r.ToolCalls = append([]ToolCall(nil), x.calls...)
+			for i, start := range x.starts {
+				if start >= 0 {
+					r.ToolCalls[i].Duration = monoNow() - start
+					r.ToolCalls[i].Error = ErrCallUnfinished.Error()
+				}
 			}
 		}
 	}

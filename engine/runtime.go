@@ -42,7 +42,7 @@ type execution struct {
 
 	mu       sync.Mutex
 	calls    []ToolCall
-	starts   []time.Time // start of each call still running, zero once done
+	starts   []time.Duration // start of each call still running (monoNow), -1 once done
 	value    any
 	hasValue bool
 	// The result call being made and the trace's bounds (trace.go).
@@ -131,19 +131,34 @@ func (x *execution) awaitHalt() {
 	<-ch
 }
 
+// monoBase is the origin of monoNow.
+var monoBase = time.Now()
+
+// monoNow is the time since monoBase on the monotonic clock: what a tool
+// call's start and duration are measured with, one clock reading each
+// (time.Now reads the wall clock too).
+func monoNow() time.Duration { return time.Since(monoBase) }
+
 // callTool runs one tool call from the script: limits, trace, panics.
 func (x *execution) callTool(p projection.ToolProjection, args map[string]any) (res any, err error) {
-	return x.call(p, args, false)
+	return x.call(p, args, false, nil)
 }
 
 // callOwned is callTool for a map of arguments that only the tool can
 // reach: a map literal written in the call (see interp.Options.OwnedCall).
 func (x *execution) callOwned(p projection.ToolProjection, args map[string]any) (res any, err error) {
-	return x.call(p, args, true)
+	return x.call(p, args, true, nil)
 }
 
-// call runs one tool call; owned says whether args is the call's own map.
-func (x *execution) call(p projection.ToolProjection, args map[string]any, owned bool) (res any, err error) {
+// callOwnedAt is callOwned from the call site whose argument maps' keys
+// site remembers.
+func (x *execution) callOwnedAt(p projection.ToolProjection, args map[string]any, site *argKeys) (res any, err error) {
+	return x.call(p, args, true, site)
+}
+
+// call runs one tool call; owned says whether args is the call's own map,
+// site (nil for none) remembers the keys of its call site's maps.
+func (x *execution) call(p projection.ToolProjection, args map[string]any, owned bool, site *argKeys) (res any, err error) {
 	if x.ended.Load() {
 		return nil, &ToolError{Tool: p.Name(), Err: ErrExecutionEnded}
 	}
@@ -164,11 +179,11 @@ func (x *execution) call(p projection.ToolProjection, args map[string]any, owned
 	var size int64
 	var cerr error
 	if owned {
-		size, cerr = ownArgs(args)
+		size, cerr = site.own(args)
 	} else {
 		args, size, cerr = copyArgs(args)
 	}
-	start := time.Now()
+	start := monoNow()
 	// The call enters the trace when it starts, so a call still running
 	// when the execution ends is reported too.
 	x.mu.Lock()
@@ -192,7 +207,7 @@ func (x *execution) call(p projection.ToolProjection, args map[string]any, owned
 		res, err = safeCall(ctx, p, args)
 		res = plainResult(res) // as in the isolated runtime (typed_codec.go)
 	}
-	d := time.Since(start)
+	d := monoNow() - start
 	x.mu.Lock()
 	x.traceEnd(i, d, err)
 	x.mu.Unlock()

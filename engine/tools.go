@@ -326,7 +326,8 @@ func (s *surface) ownedCall(x *execution, imports []string) func(pkgPath, name s
 	return func(pkgPath, name string) func(map[string]any) (any, error) {
 		if f, ok := s.funcs[pkgPath][name]; ok {
 			tool := f.tool
-			return func(args map[string]any) (any, error) { return x.callOwned(tool, args) }
+			site := new(argKeys) // the interpreter asks once per call site
+			return func(args map[string]any) (any, error) { return x.callOwnedAt(tool, args, site) }
 		}
 		return nil
 	}

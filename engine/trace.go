@@ -62,7 +62,7 @@ func (x *execution) resultError(at [3]int, err error) error {
 
 // traceStart enters a tool call in the trace, with x.mu held, and returns
 // its index, or -1 when the trace is full (MaxTraceBytes).
-func (x *execution) traceStart(name string, args map[string]any, size int64, start time.Time) int {
+func (x *execution) traceStart(name string, args map[string]any, size int64, start time.Duration) int {
 	omitted := size > MaxTraceArgBytes
 	kept := size
 	if omitted {
@@ -71,9 +71,22 @@ func (x *execution) traceStart(name string, args map[string]any, size int64, sta
 	if !traceEnter(&x.traceBytes, &x.traceCut, name, kept) {
 		return -1
 	}
+	if len(x.calls) == cap(x.calls) {
+		x.calls, x.starts = grow(x.calls), grow(x.starts)
+	}
 	x.calls = append(x.calls, ToolCall{Name: name, Args: args, ArgsOmitted: omitted})
 	x.starts = append(x.starts, start)
 	return len(x.calls) - 1
+}
+
+// grow returns s with its capacity doubled (at least 1): append grows a
+// long slice by a quarter, which copies a trace of 1000 calls about
+// twice and allocates three times its size; doubling copies it once and
+// allocates twice its size.
+func grow[E any](s []E) []E {
+	g := make([]E, len(s), max(2*cap(s), 1))
+	copy(g, s)
+	return g
 }
 
 // traceEnd completes entry i of the trace, with x.mu held.
@@ -87,7 +100,7 @@ func (x *execution) traceEnd(i int, d time.Duration, err error) {
 		x.calls[i].Error = msg
 		x.traceBytes += int64(len(msg))
 	}
-	x.starts[i] = time.Time{}
+	x.starts[i] = -1
 }
 
 // traceEnter is the bound of a tool-call trace, in both runtimes: it

@@ -19,6 +19,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic" // toolscript patch 217
 )
 
 // namedTypes are the script's named types and, once the program is
@@ -59,6 +60,11 @@ type namedTypes struct {
 	nativeSeen    map[*itype]bool
 	nativeIndexed int
 	nativeReps    map[reflect.Type][]*itype
+
+	// toolscript patch 217: quiet tells that every type recorded is
+	// indexed and that no representation is held or given back
+	// (heldReps and nativeReps are empty); a type recorded clears it.
+	quiet atomic.Bool
 }
 
 // namedRep is a script type that a reflect type represents; kept tells
@@ -79,6 +85,7 @@ func (interp *Interpreter) noteNamed(t *itype) {
 	}
 	interp.named.Lock()
 	interp.named.types = append(interp.named.types, t)
+	interp.named.quiet.Store(false) // toolscript patch 217
 	interp.named.Unlock()
 }
 
@@ -200,6 +207,7 @@ func (interp *Interpreter) noteNamedAs(t *itype, name string) {
 	}
 	interp.named.Lock()
 	interp.named.types = append(interp.named.types, t)
+	interp.named.quiet.Store(false) // toolscript patch 217
 	if interp.named.inst == nil {
 		interp.named.inst = map[*itype]string{}
 	}

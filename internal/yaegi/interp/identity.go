@@ -124,6 +124,12 @@ func holdsType(interp *Interpreter, v reflect.Value, typ *itype) (reflect.Value,
 
 // heldIs is holdsType of a value heldScriptValue returned.
 func heldIs(interp *Interpreter, t *itype, val reflect.Value, ok bool, typ *itype) (reflect.Value, bool) {
+	return heldIsCached(interp, t, val, ok, typ, nil) // toolscript patch 217
+}
+
+// heldIsCached is heldIs with what the assertion keeps of typ, c (nil
+// for nothing) (toolscript patch 217).
+func heldIsCached(interp *Interpreter, t *itype, val reflect.Value, ok bool, typ *itype, c *assertCache) (reflect.Value, bool) {
 	if !ok {
 		return reflect.Value{}, typ.cat == nilT
 	}
@@ -142,7 +148,7 @@ func heldIs(interp *Interpreter, t *itype, val reflect.Value, ok bool, typ *ityp
 	// representation (a string for type Status string), or of a struct
 	// type's that native code gave back (errors.As's target): that is
 	// typ's if the representation is typ's own.
-	if interp.keptType(typ) { // a run-time check: keepsMethods, once per type
+	if c.keptType(interp, typ) { // a run-time check: keepsMethods, once per type (toolscript patch 217: kept by c)
 		return val, unwrappedIs(interp, typ, rt, interp.nativeAs(rt), "")
 	}
 	if madeOfScriptTypes(typ, 0) {
@@ -153,12 +159,13 @@ func heldIs(interp *Interpreter, t *itype, val reflect.Value, ok bool, typ *ityp
 		}
 		return val, true
 	}
-	if names := interp.heldAs(rt); names != "" {
+	names, stripped := interp.heldAndNativeAs(rt) // toolscript patch 217: one lock
+	if names != "" {
 		// The value may be one of a script type the script puts in
 		// interfaces, held as its representation, typ.
 		panic(&AmbiguousTypeError{Type: typ.id(), Representation: rt.String(), HeldTypes: names})
 	}
-	if stripped := interp.nativeAs(rt); len(stripped) > 0 {
+	if len(stripped) > 0 {
 		// The value may be one of a script type with methods that a
 		// native function gave back as its representation.
 		panic(&AmbiguousTypeError{Type: typ.id(), Representation: rt.String(), HeldTypes: typeNames(stripped), Native: true})
@@ -743,6 +750,7 @@ func wrappedKey(key *node, ktyp *itype) error {
 func (interp *Interpreter) noteUnnamedStruct(t *itype) {
 	interp.named.Lock()
 	interp.named.unnamed = append(interp.named.unnamed, t)
+	interp.named.quiet.Store(false) // toolscript patch 217
 	interp.named.Unlock()
 }
 
@@ -762,6 +770,7 @@ func (interp *Interpreter) noteHeld(t *itype) {
 		}
 		interp.named.heldSeen[t] = true
 		interp.named.held = append(interp.named.held, t)
+		interp.named.quiet.Store(false) // toolscript patch 217
 	}
 	interp.named.Unlock()
 }
@@ -965,6 +974,7 @@ func (interp *Interpreter) noteStripped(t *itype) {
 		}
 		interp.named.nativeSeen[t] = true
 		interp.named.native = append(interp.named.native, t)
+		interp.named.quiet.Store(false) // toolscript patch 217
 	}
 	interp.named.Unlock()
 }

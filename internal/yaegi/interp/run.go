@@ -614,6 +614,8 @@ func typeAssert(n *node, withResult, withOk bool) {
 			return next
 		}
 	case isEmptyInterface(n.child[0].typ) || !isInterface(typ) && emptyBinInterface(c0.typ): // toolscript patch 112: an any of a native function's
+		concreteTyp := !isInterface(typ) // toolscript patch 217: decided once
+		cache := new(assertCache)        // toolscript patch 217
 		n.exec = func(f *frame) bltn {
 			var ok bool
 			if setStatus {
@@ -625,17 +627,10 @@ func typeAssert(n *node, withResult, withOk bool) {
 				defer func() { clearResult(f, ok) }()
 			}
 			val := value(f)
-			concrete := val.Interface()
-			ctyp := reflect.TypeOf(concrete)
-
-			if vv, ok := concrete.(valueInterface); ok {
-				ctyp = vv.value.Type()
-				concrete = vv.value.Interface()
-			}
-			if !isInterface(typ) { // toolscript patch 112: the held value's type, script types included
+			if concreteTyp { // toolscript patch 112: the held value's type, script types included (toolscript patch 217: concreteTyp)
 				var res reflect.Value
 				nod, held, hok := heldScriptValue(val)
-				res, ok = heldIs(n.interp, nod, held, hok, typ)
+				res, ok = heldIsCached(n.interp, nod, held, hok, typ, cache) // toolscript patch 217
 				if ok {
 					if withResult {
 						value0(f).Set(res)
@@ -653,6 +648,13 @@ func typeAssert(n *node, withResult, withOk bool) {
 					panic(e)
 				}
 				return next
+			}
+			concrete := val.Interface() // toolscript patch 217: after the branch above, which does not use it
+			ctyp := reflect.TypeOf(concrete)
+
+			if vv, ok := concrete.(valueInterface); ok {
+				ctyp = vv.value.Type()
+				concrete = vv.value.Interface()
 			}
 			ok = canAssertTypes(ctyp, rtype)
 			if !ok {
