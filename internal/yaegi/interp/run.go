@@ -2942,6 +2942,10 @@ func getMethodByName(n *node) {
 			return next
 		}
 		if m == nil {
+			if recv, met := embeddedNativeMethod(val, name); met.IsValid() { // toolscript patch 221
+				getFrame(f, l).data[i] = dynBinMethod(n, recv, name, met)
+				return next
+			}
 			panic(n.cfgErrorf("method not found: %s", name))
 		}
 

@@ -1,0 +1,232 @@
+package interp
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// TestCompositeLitToScriptIface checks patch 220: a slice, map or array
+// literal of a type with methods (or a native struct literal) assigned
+// to a variable of a script interface type is held as Go holds it; it
+// panicked in reflect.Set ("value of type []int is not assignable to
+// type interp.valueInterface").
+func TestCompositeLitToScriptIface(t *testing.T) {
+	checkGoOutputs(t, []goCase{
+		{"slice, map, array and native literals", `package main
+
+import (
+	"fmt"
+	"time"
+)
+
+type Lister interface{ Len() int }
+
+type ints []int
+
+func (s ints) Len() int { return len(s) }
+
+type set map[string]bool
+
+func (s set) Len() int { return len(s) }
+
+type trio [3]int
+
+func (t trio) Len() int { return 3 }
+
+type Yearer interface{ Year() int }
+
+var top Lister = ints{1, 2}
+
+func main() {
+	var l Lister = ints{3, 1, 2}
+	fmt.Println(top.Len(), l.Len(), l)
+	var m Lister
+	m = set{"a": true}
+	fmt.Println(m.Len(), m)
+	m = trio{}
+	fmt.Println(m.Len(), m)
+	var y Yearer = time.Time{}
+	fmt.Println(y.Year())
+	fmt.Printf("%T %#v\n", l, l)
+}
+`, `2 3 [3 1 2]
+1 map[a:true]
+3 [0 0 0]
+1
+main.ints main.ints{3, 1, 2}
+`},
+	})
+}
+
+// TestEmbeddedValuePtrMethods checks patch 221: a pointer to a struct
+// embedding strings.Builder or bytes.Buffer by value has their pointer
+// methods (it is an io.Writer), and a script interface holding one calls
+// them; the first was a compile error ("cannot use type *main.Report as
+// type io.Writer"), the second "method not found".
+func TestEmbeddedValuePtrMethods(t *testing.T) {
+	checkGoOutputs(t, []goCase{
+		{"Fprintf, io.Writer and a script interface", `package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"strings"
+)
+
+type Report struct {
+	strings.Builder
+	n int
+}
+
+type Buf struct{ bytes.Buffer }
+
+type Outer struct{ Report }
+
+type Sink interface {
+	io.Writer
+	String() string
+}
+
+func main() {
+	var r Report
+	fmt.Fprintf(&r, "a=%d", 1)
+	var w io.Writer = &r
+	io.WriteString(w, ";")
+	var s Sink = &r
+	fmt.Fprint(s, "b")
+	fmt.Println(s.String(), r.Len())
+	var b Buf
+	fmt.Fprintln(&b, "x")
+	fmt.Printf("%q\n", b.String())
+	var o Outer
+	fmt.Fprint(&o, "deep")
+	fmt.Println(o.String())
+}
+`, `a=1;b 5
+"x\n"
+deep
+`},
+	})
+	_, err := runStmtProgram(t, `package main
+
+import (
+	"fmt"
+	"strings"
+)
+
+type Report struct{ strings.Builder }
+
+func main() {
+	var r Report
+	fmt.Fprint(r, "x")
+}
+`)
+	require.ErrorContains(t, err, "cannot use type main.Report as type io.Writer", "the value's method set has no pointer method, as in Go")
+}
+
+// TestLocalGenericType checks patch 222: a generic type declared in a
+// function body is instantiated where it is used, and two functions'
+// types of one name are two types; it was "type definition not
+// implemented: fieldList". One with the name of a type declared outside
+// it is a compile error naming it.
+func TestLocalGenericType(t *testing.T) {
+	checkGoOutputs(t, []goCase{
+		{"struct, list and slice types", `package main
+
+import "fmt"
+
+func first() any {
+	type Box[T any] struct{ V T }
+	return Box[int]{1}
+}
+
+func second() any {
+	type Box[T any] struct{ V T }
+	return Box[int]{1}
+}
+
+func main() {
+	type KV[K comparable, V any] struct {
+		Key K
+		Val V
+	}
+	ps := []KV[string, int]{{"a", 1}}
+	fmt.Printf("%v %+v\n", ps, ps[0])
+	type Node[T any] struct {
+		V    T
+		Next *Node[T]
+	}
+	n := &Node[string]{"x", &Node[string]{"y", nil}}
+	fmt.Println(n.V, n.Next.V, n.Next.Next == nil)
+	type Stack[T any] []T
+	s := Stack[int]{1, 2}
+	fmt.Println(len(s), s)
+	var a any = ps[0]
+	_, ok := a.(KV[string, int])
+	fmt.Printf("%v %T\n", ok, a)
+	fmt.Println(first() == second(), first() == first())
+}
+`, `[{a 1}] {Key:a Val:1}
+x y true
+2 [1 2]
+true main.KV[string,int]
+false true
+`},
+	})
+	_, err := runStmtProgram(t, `package main
+
+type Pair[T any] struct{ A, B T }
+
+func main() {
+	type Pair[T any] struct{ X T }
+	_ = Pair[int]{1}
+}
+`)
+	require.ErrorContains(t, err, "6:7: generic type Pair declared in a function body has the name of a type declared outside it")
+}
+
+// TestLocalTypeShadow checks patch 223: a type declared in a function
+// body with the name of a type declared outside it is a type of its own;
+// the outer type was taken for it (fmt called the outer type's String
+// method on a local `type T int`, and a local struct had the outer one's
+// fields).
+func TestLocalTypeShadow(t *testing.T) {
+	checkGoOutputs(t, []goCase{
+		{"methods, fields and a self reference", `package main
+
+import "fmt"
+
+type T int
+
+func (t T) String() string { return "T!" }
+
+type Node struct {
+	V    int
+	Next *Node
+}
+
+func main() {
+	fmt.Println(T(1))
+	{
+		type T int
+		var a any = T(2)
+		_, ok := a.(fmt.Stringer)
+		fmt.Println(T(2), ok)
+	}
+	fmt.Println(T(3))
+	type Node struct {
+		Name string
+		Next *Node
+	}
+	n := Node{"a", &Node{"b", nil}}
+	fmt.Println(n.Name, n.Next.Name)
+}
+`, `T!
+2 false
+T!
+a b
+`},
+	})
+}
