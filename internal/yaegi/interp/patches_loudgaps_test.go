@@ -230,3 +230,47 @@ a b
 `},
 	})
 }
+
+// TestDefinedGenericInstance checks patches 224 and 225: an instance of a
+// generic type defined by a named type (type ID[T any] int) is a type of
+// its own (it was int itself, so int got ID's String method and any(5)
+// asserted to ID[string]), and %#v of a type defined by another named
+// type (type W P) names it, also through a pointer (it printed
+// main.P{...}, and (*main.W)(0x...) for &W{}).
+func TestDefinedGenericInstance(t *testing.T) {
+	checkGoOutputs(t, []goCase{
+		{"instances and defined types", `package main
+
+import "fmt"
+
+type ID[T any] int
+
+func (i ID[T]) String() string { return fmt.Sprintf("id-%d", int(i)) }
+
+type Pair[T any] struct{ A, B T }
+
+type W[T any] Pair[T]
+
+type P struct{ A, B int }
+
+type WP P
+
+func main() {
+	var id ID[string] = 4
+	fmt.Println(id, 5)
+	var a any = 5
+	_, isID := a.(ID[string])
+	m := map[any]int{id: 2}
+	fmt.Println(isID, m[4])
+	var h any = W[int]{1, 2}
+	_, isPair := h.(Pair[int])
+	fmt.Printf("%v %T %#v\n", isPair, h, h)
+	fmt.Printf("%#v %#v\n", WP{1, 2}, &WP{3, 4})
+}
+`, `id-4 5
+false 0
+false main.W[int] main.W[int]{A:1, B:2}
+main.WP{A:1, B:2} &main.WP{A:3, B:4}
+`},
+	})
+}

@@ -1251,6 +1251,7 @@ func genType(interp *Interpreter, sc *scope, name string, lt *itype, types []*it
 	if err != nil {
 		return nil, err
 	}
+	t = definedInstance(t, lt, name, g)                             // toolscript patch 224
 	if t.name != "" && t.path == "" && lt.path != "" && !isBin(t) { // toolscript patch 118: an instance in a function body is of the generic type's package
 		t.path = lt.path
 		t.str = t.path + "." + t.name
