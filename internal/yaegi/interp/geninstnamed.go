@@ -14,12 +14,19 @@ func definedInstance(t, lt *itype, name string, g *node) *itype {
 	if t == nil || lt == nil || lt.node == nil || lt.node.anc == nil || lt.node.anc.kind != typeSpec {
 		return t
 	}
-	switch g.lastChild().kind {
-	case identExpr, selectorExpr, indexExpr, indexListExpr, parenExpr:
-	default:
+	if len(name) < len(lt.id()) {
 		return t
 	}
-	if len(name) < len(lt.id()) {
+	switch g.lastChild().kind {
+	case identExpr, selectorExpr, indexExpr, indexListExpr, parenExpr:
+	case arrayType, mapType:
+		if t.name == "" && (t.cat == sliceT || t.cat == arrayT || t.cat == mapT) {
+			t.name = lt.name + name[len(lt.id()):]
+			t.path = lt.path
+			t.str = t.path + "." + t.name
+		}
+		return t
+	default:
 		return t
 	}
 	nt := namedOf(t, lt.path, lt.name+name[len(lt.id()):], withNode(g.child[0]), withScope(lt.scope))

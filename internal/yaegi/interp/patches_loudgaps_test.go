@@ -274,3 +274,66 @@ main.WP{A:1, B:2} &main.WP{A:3, B:4}
 `},
 	})
 }
+
+// TestGenericInstanceNames checks patch 226 (with patch 224's named slice,
+// array and map instances): %T and %#v of an instance whose type
+// arguments the interpreter spells as Go does print Go's name, static or
+// held in an interface, and a held List[int] is not a []int; they failed
+// naming the type (patch 92), and the assertion to []int held. One with
+// an any argument still fails.
+func TestGenericInstanceNames(t *testing.T) {
+	checkGoOutputs(t, []goCase{
+		{"slice, map, array, int and struct instances", `package main
+
+import "fmt"
+
+type List[T any] []T
+
+type Set[T comparable] map[T]bool
+
+type Grid[T any] [2]T
+
+type ID[T any] int
+
+type Pair[K comparable, V any] struct {
+	Key K
+	Val V
+}
+
+type Item struct{ N int }
+
+func main() {
+	l := List[int]{1, 2}
+	fmt.Printf("%T %#v\n", l, l)
+	s := Set[string]{"x": true}
+	fmt.Printf("%T %#v\n", s, s)
+	g := Grid[bool]{true}
+	fmt.Printf("%T %#v\n", g, g)
+	var id ID[error] = 4
+	fmt.Printf("%T %#v\n", id, id)
+	p := Pair[*Item, List[[]string]]{nil, nil}
+	fmt.Printf("%T %#v\n", p, p)
+	var a any = l
+	_, isInts := a.([]int)
+	fmt.Printf("%T %#v %v\n", a, a, isInts)
+}
+`, `main.List[int] main.List[int]{1, 2}
+main.Set[string] main.Set[string]{"x":true}
+main.Grid[bool] main.Grid[bool]{true, false}
+main.ID[error] 4
+main.Pair[*main.Item,main.List[[]string]] main.Pair[*main.Item,main.List[[]string]]{Key:(*main.Item)(nil), Val:main.List[[]string](nil)}
+main.List[int] main.List[int]{1, 2} false
+`},
+	})
+	_, err := runStmtProgram(t, `package main
+
+import "fmt"
+
+type List[T any] []T
+
+func main() {
+	fmt.Printf("%T\n", List[any]{})
+}
+`)
+	require.ErrorContains(t, err, "%T and %#v of a value of type main.List[any]")
+}
