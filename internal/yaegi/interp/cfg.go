@@ -437,8 +437,8 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			} else {
 				// Get type from ancestor (implicit type).
 				if n.anc.kind == keyValueExpr && n == n.anc.child[0] {
-					n.typ = n.anc.typ.key
-				} else if atyp := n.anc.typ; atyp != nil {
+					n.typ = definedUnder(n.anc.typ).key // toolscript patch 227
+				} else if atyp := definedUnder(n.anc.typ); atyp != nil { // toolscript patch 227
 					if atyp.cat == valueT && hasElem(atyp.rtype) {
 						n.typ = valueTOf(atyp.rtype.Elem())
 					} else {

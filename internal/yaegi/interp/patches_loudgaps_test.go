@@ -337,3 +337,41 @@ func main() {
 `)
 	require.ErrorContains(t, err, "%T and %#v of a value of type main.List[any]")
 }
+
+// TestDefinedCompositeLit checks patch 227: a composite literal of a map,
+// slice or array type defined by another named one (type M2 M) reads its
+// key and element types from the type it is defined by: M2{"a": 1}
+// killed the compilation with a nil dereference, and an elided element
+// type of Ps2{{1, 2}} was Ps.
+func TestDefinedCompositeLit(t *testing.T) {
+	checkGoOutputs(t, []goCase{
+		{"map, slice and array literals", `package main
+
+import "fmt"
+
+type P struct{ X, Y int }
+
+type M map[string]int
+
+type M2 M
+
+type Ps []P
+
+type Ps2 Ps
+
+type Arr [2]P
+
+type Arr2 Arr
+
+func main() {
+	m := M2{"a": 1}
+	ps := Ps2{{1, 2}, {X: 3}}
+	a := Arr2{{1, 1}}
+	fmt.Printf("%v %v %v\n", m, ps, a)
+	fmt.Printf("%#v %#v\n", m, ps)
+}
+`, `map[a:1] [{1 2} {3 0}] [{1 1} {0 0}]
+main.M2{"a":1} main.Ps2{main.P{X:1, Y:2}, main.P{X:3, Y:0}}
+`},
+	})
+}
