@@ -908,6 +908,9 @@ func (g goSyntaxer) goSyntax(t *itype, v reflect.Value, top bool) string { // to
 		keys := v.MapKeys()
 		less, ok := rawLess(v.Type().Key().Kind())
 		if !ok {
+			less, ok = goSyntaxKeyLess(v.Type().Key().Kind()) // toolscript patch 228
+		}
+		if !ok {
 			return g.native(v)
 		}
 		sort.Slice(keys, func(i, j int) bool { return less(keys[i], keys[j]) })

@@ -375,3 +375,32 @@ main.M2{"a":1} main.Ps2{main.P{X:1, Y:2}, main.P{X:3, Y:0}}
 `},
 	})
 }
+
+// TestGoSyntaxStructKeys checks patch 228: %#v of a map with struct,
+// array or boolean keys prints them ordered as fmt orders them; it
+// failed at run time, saying the value was held in an interface.
+func TestGoSyntaxStructKeys(t *testing.T) {
+	checkGoOutputs(t, []goCase{
+		{"struct, array and bool keys", `package main
+
+import "fmt"
+
+type P struct {
+	X    int
+	name string
+}
+
+type Grid [2]int
+
+func main() {
+	pm := map[P][]P{{2, "b"}: {{3, ""}}, {1, "z"}: nil, {1, "a"}: {}}
+	fmt.Printf("%#v\n", pm)
+	fmt.Printf("%#v\n", map[Grid]bool{{2, 0}: true, {1, 5}: false})
+	fmt.Printf("%#v\n", map[bool]int{true: 1, false: 0})
+}
+`, `map[main.P][]main.P{main.P{X:1, name:"a"}:[]main.P{}, main.P{X:1, name:"z"}:[]main.P(nil), main.P{X:2, name:"b"}:[]main.P{main.P{X:3, name:""}}}
+map[main.Grid]bool{main.Grid{1, 5}:false, main.Grid{2, 0}:true}
+map[bool]int{false:0, true:1}
+`},
+	})
+}
