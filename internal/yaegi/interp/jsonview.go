@@ -161,7 +161,8 @@ func jsonMethodIn(t *itype, marshal, top bool, seen map[*itype]bool) (string, st
 		methods = jsonMarshalMethods
 	}
 	if t.cat != ptrT && t.cat != interfaceT {
-		for m, sig := range methods {
+		for _, m := range jsonMethodOrder(methods) { // toolscript patch 229
+			sig := methods[m]
 			if scriptHasMethod(t, m, sig) || scriptHasMethod(ptrOf(t), m, sig) {
 				if top && scriptHasMethod(t, m, sig) {
 					return "", ""
