@@ -437,8 +437,8 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			} else {
 				// Get type from ancestor (implicit type).
 				if n.anc.kind == keyValueExpr && n == n.anc.child[0] {
-					n.typ = n.anc.typ.key
-				} else if atyp := n.anc.typ; atyp != nil {
+					n.typ = definedUnder(n.anc.typ).key // toolscript patch 227
+				} else if atyp := definedUnder(n.anc.typ); atyp != nil { // toolscript patch 227
 					if atyp.cat == valueT && hasElem(atyp.rtype) {
 						n.typ = valueTOf(atyp.rtype.Elem())
 					} else {
@@ -676,6 +676,11 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				return false
 			}
 			typeName := n.child[0].ident
+			if len(n.child) > 2 { // toolscript patch 222: a generic type declared in a function body
+				n.typ, err = localGenericType(interp, sc, n, pkgName)
+				return false
+			}
+			shadowOuterType(sc, n) // toolscript patch 223
 			var typ *itype
 			if typ, err = nodeType(interp, sc, n.child[1]); err != nil {
 				return false
@@ -941,6 +946,9 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					}
 					if dest.action == aGetIndex || dest.action == aStar {
 						// Skip optimization, as it does not work when assigning to a struct field or a dereferenced pointer.
+						break
+					}
+					if compositeLitToIface(dest.typ, src.typ) { // toolscript patch 220
 						break
 					}
 					n.gen = nop

@@ -179,7 +179,7 @@ func (interp *Interpreter) instanceIn(t *itype, seen map[*itype]bool) string {
 	interp.named.RLock()
 	name, ok := interp.named.inst[t]
 	interp.named.RUnlock()
-	if ok {
+	if ok && !interp.goNamedInstance(t, name, 0) { // toolscript patch 226: one named as Go names it is printed
 		return name
 	}
 	switch t.cat {

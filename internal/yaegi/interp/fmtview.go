@@ -842,7 +842,7 @@ func (g goSyntaxer) goSyntax(t *itype, v reflect.Value, top bool) string { // to
 	}
 	switch t.cat {
 	case linkedT:
-		return g.goSyntax(t.val, v, top)
+		return definedGoSyntax(t, g.goSyntax(t.val, v, top)) // toolscript patch 225
 	case ptrT:
 		if v.Kind() != reflect.Ptr {
 			return g.native(v)
@@ -855,7 +855,7 @@ func (g goSyntaxer) goSyntax(t *itype, v reflect.Value, top bool) string { // to
 			return "(" + goTypeName(t) + ")(nil)" // toolscript patch 148
 		}
 		if top {
-			switch t.val.cat {
+			switch underlyingCat(t.val) { // toolscript patch 225: of a defined type too (&W{} with type W P)
 			case structT, sliceT, arrayT, mapT:
 				return "&" + g.goSyntax(t.val, v.Elem(), false)
 			}
@@ -907,6 +907,9 @@ func (g goSyntaxer) goSyntax(t *itype, v reflect.Value, top bool) string { // to
 		}
 		keys := v.MapKeys()
 		less, ok := rawLess(v.Type().Key().Kind())
+		if !ok {
+			less, ok = goSyntaxKeyLess(v.Type().Key().Kind()) // toolscript patch 228
+		}
 		if !ok {
 			return g.native(v)
 		}

@@ -41,7 +41,7 @@ func genAST(sc *scope, root *node, types []*itype) (*node, bool, error) {
 	for _, t := range types {
 		sname += t.id() + ","
 	}
-	sname = strings.TrimSuffix(sname, ",") + "]"
+	sname = strings.TrimSuffix(sname, ",") + "]" + localGenericKey(root) // toolscript patch 222
 
 	gtree = func(n, anc *node) (*node, error) {
 		nod := copyNode(n, anc, false)

@@ -156,14 +156,12 @@ func jsonMethodIn(t *itype, marshal, top bool, seen map[*itype]bool) (string, st
 		return "", ""
 	}
 	seen[t] = true
-	methods, order := jsonUnmarshalMethods, [...]string{"UnmarshalJSON", "UnmarshalText"}
+	methods := jsonUnmarshalMethods
 	if marshal {
-		methods, order = jsonMarshalMethods, [...]string{"MarshalJSON", "MarshalText"}
+		methods = jsonMarshalMethods
 	}
 	if t.cat != ptrT && t.cat != interfaceT {
-		// In encoding/json's order of preference, so that the method
-		// named is always the one it would call.
-		for _, m := range order {
+		for _, m := range jsonMethodOrder(methods) { // toolscript patch 229
 			sig := methods[m]
 			if scriptHasMethod(t, m, sig) || scriptHasMethod(ptrOf(t), m, sig) {
 				if top && scriptHasMethod(t, m, sig) {

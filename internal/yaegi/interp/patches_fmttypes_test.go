@@ -176,20 +176,30 @@ func TestFmtToolTypeNames(t *testing.T) {
 }
 
 // TestFmtGenericInstance checks patch 92: %T and %#v of a value whose
-// static type is, or is made of, an instance of a generic type (which
-// the interpreter does not name: it printed struct { A int; B int }) fail
-// at run time naming the instance, and so do those of a function of an
-// iterator's type (maps.Keys's result, iter.Seq[string] in Go); other
-// verbs print as in Go.
+// static type is, or is made of, an instance of a generic type whose
+// name the interpreter does not know (an any argument: Go prints
+// interface {}) fail at run time naming the instance, and so do those of
+// a function of an iterator's type (maps.Keys's result, iter.Seq[string]
+// in Go); other verbs print as in Go. An instance of arguments spelled
+// as Go spells them prints Go's name (patch 226).
 func TestFmtGenericInstance(t *testing.T) {
 	for _, body := range []string{
-		`fmt.Printf("%T\n", Pair[int]{1, 2})`,
-		`fmt.Printf("%#v\n", []Pair[int]{{1, 2}})`,
-		`p := &Pair[int]{}; fmt.Printf("%v %T\n", p, p)`,
+		`fmt.Printf("%T\n", Pair[any]{1, 2})`,
+		`fmt.Printf("%#v\n", []Pair[any]{{1, 2}})`,
+		`p := &Pair[any]{}; fmt.Printf("%v %T\n", p, p)`,
 	} {
 		p := runPanic(t, goMain(fmtTypeDecls, body))
-		if want := "%T and %#v of a value of type main.Pair[int]"; !strings.Contains(p.Error(), want) {
+		if want := "%T and %#v of a value of type main.Pair[any]"; !strings.Contains(p.Error(), want) {
 			t.Errorf("%s: got %q, want it to contain %q", body, p.Error(), want)
+		}
+	}
+	for _, tt := range []struct{ body, want string }{ // toolscript patch 226
+		{`fmt.Printf("%T\n", Pair[int]{1, 2})`, "main.Pair[int]\n"},
+		{`fmt.Printf("%#v\n", []Pair[int]{{1, 2}})`, "[]main.Pair[int]{main.Pair[int]{A:1, B:2}}\n"},
+		{`p := &Pair[int]{}; fmt.Printf("%v %T\n", p, p)`, "&{0 0} *main.Pair[int]\n"},
+	} {
+		if got := runOutput(t, goMain(fmtTypeDecls, tt.body)); got != tt.want {
+			t.Errorf("%s: got %q, want %q", tt.body, got, tt.want)
 		}
 	}
 	if got := runOutput(t, goMain(fmtTypeDecls, `p := Pair[string]{"a", "b"}; fmt.Printf("%v %+v %s\n", p, p, p.A)`)); got != "{a b} {A:a B:b} a\n" {

@@ -2944,6 +2944,10 @@ func getMethodByName(n *node) {
 			return next
 		}
 		if m == nil {
+			if recv, met := embeddedNativeMethod(val, name); met.IsValid() { // toolscript patch 221
+				getFrame(f, l).data[i] = dynBinMethod(n, recv, name, met)
+				return next
+			}
 			panic(n.cfgErrorf("method not found: %s", name))
 		}
 
@@ -3455,7 +3459,7 @@ func arrayLit(n *node) {
 	index := make([]int, len(child))
 	var max, prev int
 
-	ntyp := n.typ.resolveAlias()
+	ntyp := definedUnder(n.typ.resolveAlias()) // toolscript patch 227
 	for i, c := range child {
 		if c.kind == keyValueExpr {
 			values[i] = genDestValue(ntyp.val, c.child[1])
@@ -3501,12 +3505,13 @@ func mapLit(n *node) {
 	typ := n.typ.frameType()
 	keys := make([]func(*frame) reflect.Value, len(child))
 	values := make([]func(*frame) reflect.Value, len(child))
+	mt := definedUnder(n.typ) // toolscript patch 227
 	for i, c := range child {
-		keys[i] = genDestValue(n.typ.key, c.child[0])
-		if key := genMapKey(n.typ, c.child[0]); key != nil { // toolscript patch 112
+		keys[i] = genDestValue(mt.key, c.child[0])
+		if key := genMapKey(mt, c.child[0]); key != nil { // toolscript patch 112
 			keys[i] = key
 		}
-		values[i] = genDestValue(n.typ.val, c.child[1])
+		values[i] = genDestValue(mt.val, c.child[1])
 	}
 
 	if typ == mapStringAnyType {

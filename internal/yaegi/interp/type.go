@@ -897,7 +897,7 @@ func nodeType2(interp *Interpreter, sc *scope, n *node, seen []*node) (t *itype,
 				break
 			}
 			name := lt.id() + "[" + t1.id() + "]"
-			if sym, _, found := sc.lookup(name); found {
+			if sym, _, found := sc.lookup(name); found && localDecl(sym.typ) == lt.local { // toolscript patch 222: of this declaration
 				t = sym.typ
 				break
 			}
@@ -955,7 +955,7 @@ func nodeType2(interp *Interpreter, sc *scope, n *node, seen []*node) (t *itype,
 			break
 		}
 		name = strings.TrimSuffix(name, ",") + "]"
-		if sym, _, found := sc.lookup(name); found {
+		if sym, _, found := sc.lookup(name); found && localDecl(sym.typ) == lt.local { // toolscript patch 222: of this declaration
 			t = sym.typ
 			break
 		}
@@ -1251,9 +1251,13 @@ func genType(interp *Interpreter, sc *scope, name string, lt *itype, types []*it
 	if err != nil {
 		return nil, err
 	}
+	t = definedInstance(t, lt, name, g)                             // toolscript patch 224
 	if t.name != "" && t.path == "" && lt.path != "" && !isBin(t) { // toolscript patch 118: an instance in a function body is of the generic type's package
 		t.path = lt.path
 		t.str = t.path + "." + t.name
+	}
+	if lt.local != nil { // toolscript patch 222: an instance of a generic type declared in a function body is of that declaration
+		t.local = lt.local
 	}
 	lt.instance = append(lt.instance, t)
 	if interp.instArgs == nil { // toolscript patch 76
@@ -1782,6 +1786,11 @@ func (t *itype) methods() methodSet {
 			}
 			for k, v := range getMethods(typ.val) {
 				res[k] = v
+			}
+			for k, v := range embeddedValuePtrMethods(typ.val, nil) { // toolscript patch 221
+				if _, ok := res[k]; !ok {
+					res[k] = v
+				}
 			}
 		case structT:
 			for _, f := range typ.field {
