@@ -35,7 +35,6 @@ type Conn struct {
 	W *wire.Writer
 
 	arrived func() bool   // the pipe holds bytes; nil when unknown
-	shared  bool          // the frames cross in shared memory: arrived costs no system call
 	out     *lockedWriter // W's stream, for WriteFrames
 }
 
@@ -161,7 +160,7 @@ func (cfg ServeConfig) role() proc.Role {
 			defer prof.stop()
 			lw := &lockedWriter{w: w}
 			arrived := func() bool { return r.Buffered() > 0 }
-			return cfg.Serve(&Conn{R: wire.NewReader(r), W: wire.NewWriter(lw), arrived: arrived, out: lw, shared: true})
+			return cfg.Serve(&Conn{R: wire.NewReader(r), W: wire.NewWriter(lw), arrived: arrived, out: lw})
 		},
 	}
 }

@@ -162,6 +162,7 @@ func newChild(cfg *Config) (*Child, *os.File, *os.File, error) {
 			inW.Close()
 			outR.Close()
 			outW.Close()
+			c.closeShm()
 			return nil, nil, nil, fmt.Errorf("working directory: %w", err)
 		}
 	}

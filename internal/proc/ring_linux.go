@@ -77,7 +77,7 @@ type region struct {
 // for the child (ExtraFiles), the mapping for this process.
 func createRegion() (*region, *os.File, error) {
 	name := []byte("toolscript-ring\x00")
-	fd, _, e := syscall.Syscall(memfdCreate, uintptr(unsafe.Pointer(&name[0])), mfdCloexec, 0)
+	fd, _, e := syscall.Syscall(memfdCreate, uintptr(unsafe.Pointer(&name[0])), mfdCloexec|mfdAllowSealing, 0)
 	if e != 0 {
 		return nil, nil, os.NewSyscallError("memfd_create", e)
 	}
@@ -85,6 +85,13 @@ func createRegion() (*region, *os.File, error) {
 	if err := f.Truncate(regionSize); err != nil {
 		f.Close()
 		return nil, nil, err
+	}
+	// Sealed at its size: a mapping of a file that shrinks under it
+	// faults (SIGBUS, which kills the process) on the next access, and
+	// whoever else may get hold of the file must not be able to.
+	if _, _, e := syscall.Syscall(syscall.SYS_FCNTL, fd, fAddSeals, sealShrink|sealGrow|sealSeal); e != 0 {
+		f.Close()
+		return nil, nil, os.NewSyscallError("fcntl(F_ADD_SEALS)", e)
 	}
 	r, err := mapRegion(f)
 	if err != nil {
@@ -94,11 +101,16 @@ func createRegion() (*region, *os.File, error) {
 	return r, f, nil
 }
 
-// mapRegion maps the memory file f (at least regionSize bytes).
+// mapRegion maps the memory file f (at least regionSize bytes, sealed
+// against shrinking).
 func mapRegion(f *os.File) (*region, error) {
 	var st syscall.Stat_t
 	if err := syscall.Fstat(int(f.Fd()), &st); err != nil {
 		return nil, os.NewSyscallError("fstat", err)
+	}
+	seals, _, e := syscall.Syscall(syscall.SYS_FCNTL, f.Fd(), fGetSeals, 0)
+	if e != 0 || seals&sealShrink == 0 {
+		return nil, fmt.Errorf("proc: shared memory not sealed against shrinking (seals %#x, %v)", seals, e)
 	}
 	if st.Size < regionSize {
 		return nil, fmt.Errorf("proc: shared memory of %d bytes, want %d", st.Size, regionSize)
@@ -125,6 +137,7 @@ func (r *region) end(err error) {
 		atomic.AddUint32(r.word32(base+offRoomSeq), 1)
 		futexWake(r.word32(base + offRoomSeq))
 	}
+	runtime.KeepAlive(r) // the words are pointers into the mapping
 }
 
 func (r *region) endErr() error {
@@ -328,9 +341,16 @@ func SpinPause(i int) {
 }
 
 const (
-	futexWaitOp = 0 // FUTEX_WAIT: shared, the words are in a shared mapping
-	futexWakeOp = 1 // FUTEX_WAKE
-	mfdCloexec  = 1 // MFD_CLOEXEC
+	futexWaitOp     = 0 // FUTEX_WAIT: shared, the words are in a shared mapping
+	futexWakeOp     = 1 // FUTEX_WAKE
+	mfdCloexec      = 1 // MFD_CLOEXEC
+	mfdAllowSealing = 2 // MFD_ALLOW_SEALING
+
+	fAddSeals  = 1033 // F_ADD_SEALS
+	fGetSeals  = 1034 // F_GET_SEALS
+	sealSeal   = 1    // F_SEAL_SEAL
+	sealShrink = 2    // F_SEAL_SHRINK
+	sealGrow   = 4    // F_SEAL_GROW
 )
 
 // futexWait sleeps while *addr == val, for at most d.
@@ -360,14 +380,19 @@ func (r *region) childEnds() (*RingReader, *RingWriter) {
 // writes once the ring is in use, until it ends, then ends the region's
 // stream: the peer exited, was killed or closed it.
 func (r *region) watchEnd(f *os.File) {
-	var b [64]byte
-	for {
-		if _, err := f.Read(b[:]); err != nil {
-			r.end(io.EOF)
-			return
-		}
+	var b [1]byte
+	n, err := f.Read(b[:])
+	if n > 0 && err == nil {
+		// Nothing may come this way: a peer that writes is broken.
+		r.end(ErrPipeWritten)
+		return
 	}
+	r.end(io.EOF)
 }
+
+// ErrPipeWritten ends a stream whose peer wrote to the pipe that, once
+// the rings are in use, only tells that it has ended.
+var ErrPipeWritten = errors.New("proc: the peer wrote to its pipe beside the shared memory")
 
 // ringsSupported reports whether this build can share memory with a
 // child.

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"io"
 	"math/rand/v2"
+	"os"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -31,6 +32,12 @@ func registerRingRoles() {
 		futexWake(w.reg.word32(w.base + offDataSeq))
 		select {}
 	}})
+	// A child that writes to its pipe beside the rings.
+	Register("scribbler", Role{Serve: serveEcho, ServeShared: func(r *RingReader, w *RingWriter) error {
+		_, _ = r.Read(make([]byte, 1))
+		_, _ = os.NewFile(4, "out").Write([]byte("junk"))
+		select {}
+	}})
 }
 
 // testRegion maps a region in this process; both ends are used here.
@@ -40,6 +47,27 @@ func testRegion(t testing.TB) *region {
 	require.NoError(t, err)
 	require.NoError(t, f.Close(), "the mapping outlives the file")
 	return reg
+}
+
+// TestRegion_Sealed checks that the shared memory cannot shrink or grow
+// (a mapping of a file that shrinks faults on its next access, which
+// would kill the host) and that a file without the seals is refused.
+func TestRegion_Sealed(t *testing.T) {
+	reg, f, err := createRegion()
+	require.NoError(t, err)
+	defer f.Close()
+	assert.Error(t, f.Truncate(0), "shrinking")
+	assert.Error(t, f.Truncate(2*regionSize), "growing")
+	_, w := reg.hostEnds()
+	_, err = w.Write([]byte("still mapped"))
+	require.NoError(t, err)
+
+	plain, err := os.CreateTemp(t.TempDir(), "region")
+	require.NoError(t, err)
+	defer plain.Close()
+	require.NoError(t, plain.Truncate(regionSize))
+	_, err = mapRegion(plain)
+	assert.ErrorContains(t, err, "not sealed")
 }
 
 // TestRing_BytesInOrder checks that what the writer writes, in pieces of
@@ -215,6 +243,17 @@ func TestPool_SharedMemoryCorruptChild(t *testing.T) {
 	assert.False(t, ok)
 	assert.ErrorIs(t, c.ReadErr(), ErrRingCorrupt)
 	p.Kill(c, "corrupt ring")
+}
+
+// TestPool_SharedMemoryPipeWritten checks that a child that writes to
+// its pipe beside the rings ends its frames with ErrPipeWritten.
+func TestPool_SharedMemoryPipeWritten(t *testing.T) {
+	p := newPool(t, Config{Role: "scribbler", Size: 1, SharedMemory: true})
+	c := get(t, p)
+	_, ok := call(t, c, "anything", nil)
+	assert.False(t, ok)
+	assert.ErrorIs(t, c.ReadErr(), ErrPipeWritten)
+	p.Kill(c, "wrote to its pipe")
 }
 
 // BenchmarkRoundTrip is a call and its answer between the host and an
