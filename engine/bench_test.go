@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toolscript/toolscript/bench/harness"
 	"github.com/toolscript/toolscript/engine"
 	"github.com/toolscript/toolscript/projection"
 )
@@ -131,17 +132,7 @@ func BenchmarkExecute_1000Squares(b *testing.B) {
 		return float64(n * n), nil
 	}, "Square.")
 	ns := map[string]projection.ToolProjection{sq.Name(): sq}
-	code := `n, sum := 0, 0.0
-for i := 0; i < 1000; i++ {
-	r, err := tools.Square(map[string]any{"n": i})
-	if err != nil {
-		panic(err)
-	}
-	sum += r.(float64)
-	n++
-}
-fmt.Println(n, int(sum))
-`
+	code := runnerScript(b, "calls_1000")
 	ctx := context.Background()
 	b.ReportAllocs()
 	cpu := hostCPU()
@@ -154,6 +145,16 @@ fmt.Println(n, int(sum))
 	reportCPU(b, cpu)
 }
 
+// runnerScript returns the script of the benchmark runner's workload
+// name, so that a benchmark here measures what the runner's cell does.
+func runnerScript(b *testing.B, name string) string {
+	w, ok := harness.WorkloadByName(name)
+	if !ok {
+		b.Fatalf("the runner has no workload %q", name)
+	}
+	return w.Go
+}
+
 // reportCPU reports the CPU time this process used per operation since
 // start (hostCPU), the GC's workers included: less disturbed than the
 // wall-clock time by the other load of a shared machine.
@@ -164,14 +165,7 @@ func reportCPU(b *testing.B, start time.Duration) {
 // BenchmarkExecute_1000Loop is the benchmark runner's loop_1000: the loop
 // of BenchmarkExecute_1000Squares with each call replaced by its result.
 func BenchmarkExecute_1000Loop(b *testing.B) {
-	code := `n, sum := 0, 0.0
-for i := 0; i < 1000; i++ {
-	r := any(float64(i * i))
-	sum += r.(float64)
-	n++
-}
-fmt.Println(n, int(sum))
-`
+	code := runnerScript(b, "loop_1000")
 	ctx := context.Background()
 	b.ReportAllocs()
 	cpu := hostCPU()

@@ -226,17 +226,24 @@ func ownArgs(m map[string]any) (int64, error) {
 	c := valueCopier{budget: math.MaxInt64}
 	c.add(2)
 	for k, e := range m {
-		c.add(len(k) + 4)
-		if n, ok := scalarCost(e); ok {
-			c.add(n)
-			continue
-		}
-		m[k] = c.value(e, 1)
-		if c.err != nil {
+		if !c.ownEntry(m, k, e) {
 			return c.size, c.err
 		}
 	}
 	return c.size, nil
+}
+
+// ownEntry counts the entry k, e of m and replaces e by a copy when it
+// may refer to memory the script still holds; it reports false once the
+// copy has failed (c.err).
+func (c *valueCopier) ownEntry(m map[string]any, k string, e any) bool {
+	c.add(len(k) + 4)
+	if n, ok := scalarCost(e); ok {
+		c.add(n)
+		return true
+	}
+	m[k] = c.value(e, 1)
+	return c.err == nil
 }
 
 func (c *valueCopier) mapAny(m map[string]any, depth int) map[string]any {
@@ -466,13 +473,7 @@ func (s *argKeys) own(m map[string]any) (int64, error) {
 				hit = false
 				break
 			}
-			c.add(len(k) + 4)
-			if n, ok := scalarCost(e); ok {
-				c.add(n)
-				continue
-			}
-			m[k] = c.value(e, 1)
-			if c.err != nil {
+			if !c.ownEntry(m, k, e) {
 				return c.size, c.err
 			}
 		}

@@ -222,7 +222,7 @@ func (r *RingReader) Read(p []byte) (int, error) {
 		// Whether to go on spinning is asked every 32nd turn: the clock
 		// and spin cost more than a look at the ring.
 		if i%32 != 0 || r.spin != nil && r.spin() && time.Since(r.last) < r.spinFor {
-			SpinPause(i)
+			spinPause(i)
 			continue
 		}
 		r.sleep()
@@ -270,7 +270,7 @@ func (w *RingWriter) Write(p []byte) (int, error) {
 		room := ringBytes - int(used)
 		if room == 0 {
 			if i < 64 {
-				SpinPause(i)
+				spinPause(i)
 				continue
 			}
 			w.sleep()
@@ -324,11 +324,11 @@ func (r *region) sleep(base, seqOff, waitOff int, blocked func() bool) {
 	runtime.KeepAlive(r)
 }
 
-// SpinPause is one turn of a spinning wait: a few turns of looking
+// spinPause is one turn of a spinning wait: a few turns of looking
 // again, then a yield of the thread, and every eighth yield one to the
 // other goroutines of this process, so spinning costs little on a busy
 // machine and never holds a single P.
-func SpinPause(i int) {
+func spinPause(i int) {
 	switch {
 	case i%32 != 31:
 		// Looking again costs a load of a cache line the peer has not

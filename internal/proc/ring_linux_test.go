@@ -164,8 +164,7 @@ func TestRing_Spin(t *testing.T) {
 		reg := testRegion(t)
 		_, w := reg.hostEnds()
 		r, _ := reg.childEnds()
-		var asked atomic.Int32
-		r.SetSpin(func() bool { asked.Add(1); return spinning }, 1<<62)
+		r.SetSpin(func() bool { return spinning }, 1<<62)
 		var wg sync.WaitGroup
 		wg.Go(func() {
 			for i := range 200 {
@@ -233,27 +232,27 @@ func (c directChild) Read() {
 	c.EndFrames(nil)
 }
 
-// TestPool_SharedMemoryCorruptChild checks that a child that writes its
-// ring's position out of bounds ends its frames with ErrRingCorrupt: the
-// host reads nothing past the ring and survives.
-func TestPool_SharedMemoryCorruptChild(t *testing.T) {
-	p := newPool(t, Config{Role: "corrupt", Size: 1, SharedMemory: true})
-	c := get(t, p)
-	_, ok := call(t, c, "anything", nil)
-	assert.False(t, ok)
-	assert.ErrorIs(t, c.ReadErr(), ErrRingCorrupt)
-	p.Kill(c, "corrupt ring")
-}
-
-// TestPool_SharedMemoryPipeWritten checks that a child that writes to
-// its pipe beside the rings ends its frames with ErrPipeWritten.
-func TestPool_SharedMemoryPipeWritten(t *testing.T) {
-	p := newPool(t, Config{Role: "scribbler", Size: 1, SharedMemory: true})
-	c := get(t, p)
-	_, ok := call(t, c, "anything", nil)
-	assert.False(t, ok)
-	assert.ErrorIs(t, c.ReadErr(), ErrPipeWritten)
-	p.Kill(c, "wrote to its pipe")
+// TestPool_SharedMemoryBrokenChild checks that a child that writes its
+// ring's position out of bounds, or writes to its pipe beside the rings,
+// ends its frames with the error that says so: the host reads nothing
+// past the ring and survives.
+func TestPool_SharedMemoryBrokenChild(t *testing.T) {
+	for _, tc := range []struct {
+		role string
+		want error
+	}{
+		{"corrupt", ErrRingCorrupt},
+		{"scribbler", ErrPipeWritten},
+	} {
+		t.Run(tc.role, func(t *testing.T) {
+			p := newPool(t, Config{Role: tc.role, Size: 1, SharedMemory: true})
+			c := get(t, p)
+			_, ok := call(t, c, "anything", nil)
+			assert.False(t, ok)
+			assert.ErrorIs(t, c.ReadErr(), tc.want)
+			p.Kill(c, tc.role)
+		})
+	}
 }
 
 // BenchmarkRoundTrip is a call and its answer between the host and an

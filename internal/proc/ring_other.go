@@ -5,7 +5,6 @@ package proc
 import (
 	"errors"
 	"os"
-	"runtime"
 	"time"
 )
 
@@ -47,7 +46,3 @@ func (*RingReader) Read([]byte) (int, error) { return 0, errors.ErrUnsupported }
 
 // Write fails: no RingWriter exists in this build.
 func (*RingWriter) Write([]byte) (int, error) { return 0, errors.ErrUnsupported }
-
-// SpinPause is one turn of a spinning wait (i counts the turns): this
-// build yields to the other goroutines.
-func SpinPause(i int) { runtime.Gosched() }
